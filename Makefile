@@ -1,0 +1,170 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# schedbpf: bpf/NAME.bpf.c -> build/bpf/NAME.bpf.o -> build/skel/NAME.skel.h
+# -> tools/NAME.c + tools/lib/*.c -> build/bin/NAME (underscores as dashes).
+# `make help` lists the targets.
+
+OUTPUT := build
+BIN := $(OUTPUT)/bin
+OBJ := $(OUTPUT)/obj
+BPFOBJ := $(OUTPUT)/bpf
+SKEL := $(OUTPUT)/skel
+TESTBIN := $(OUTPUT)/tests
+
+CC ?= cc
+CLANG ?= clang
+BPFTOOL ?= $(or $(shell command -v bpftool),/usr/sbin/bpftool)
+PKG_CONFIG ?= pkg-config
+ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+DESTDIR ?=
+INSTALL ?= install
+
+CFLAGS ?= -g -O2
+WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+INCLUDES := -D_GNU_SOURCE -Iinclude -Itools/lib -I$(SKEL)
+LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
+BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) \
+	-Iinclude -Iinclude/$(ARCH)
+
+# Every tool is bpf/NAME.bpf.c + tools/NAME.c.
+TOOLS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
+TOOL_BINS := $(addprefix $(BIN)/,$(subst _,-,$(TOOLS)))
+LIB_OBJS := $(patsubst tools/lib/%.c,$(OBJ)/lib/%.o,$(wildcard tools/lib/*.c))
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(TESTBIN)/%,$(wildcard tests/unit/*.c))
+
+# Quiet unless V=1.
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+# Debian packages the build and the tests need; `make deps` installs what is
+# missing. Skip it with NO_DEPS=1 (other distributions, or no root).
+DEPS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
+	gcc libc6-dev make perl jq bats
+DEPS_CHECK := $(if $(NO_DEPS),,deps)
+
+.DEFAULT_GOAL := all
+.PHONY: all deps help install uninstall clean check check-unit demo \
+	kernel vmlinux.h format
+
+all: $(TOOL_BINS)
+
+help:
+	@echo 'Targets:'
+	@echo '  all        build the tools into $(BIN)/ (default)'
+	@echo '  deps       install the Debian packages the build and tests need'
+	@echo '  check      unit tests on this host, then the kernel and VM tests'
+	@echo '  check-unit only the unit tests (tests/unit, no kernel needed)'
+	@echo '  demo       no-preempt --dry-run against no-preempt, in the VM'
+	@echo '  kernel     build the patched kernel (kernel/build)'
+	@echo '  vmlinux.h  regenerate include/$(ARCH)/vmlinux.h from that kernel'
+	@echo '  install    install the tools into $$(DESTDIR)$$(SBINDIR)'
+	@echo '             (SBINDIR=$$(PREFIX)/sbin, PREFIX=$(PREFIX))'
+	@echo '  uninstall  remove what install installed'
+	@echo '  format     clang-format the C sources in place'
+	@echo '  clean      remove what all built (not the kernel in $(OUTPUT)/kernel)'
+	@echo 'Variables: V=1 shows commands; NO_DEPS=1 skips the package check;'
+	@echo '  CC, CLANG, BPFTOOL, CFLAGS as usual.'
+
+deps:
+	@missing=; for p in $(DEPS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+			grep -q '^install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		command -v apt-get >/dev/null || { \
+			echo "missing packages:$$missing (no apt-get: install them, or NO_DEPS=1)" >&2; \
+			exit 1; }; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		echo "  DEPS    installing$$missing"; \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
+			--no-install-recommends $$missing; \
+	fi
+
+$(BIN) $(OBJ)/lib $(BPFOBJ) $(SKEL) $(TESTBIN):
+	$(Q)mkdir -p $@
+
+# BPF objects: CO-RE against include/<arch>/vmlinux.h.
+$(BPFOBJ)/%.bpf.o: bpf/%.bpf.c | $(BPFOBJ) $(DEPS_CHECK)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -c $< -o $@
+
+$(SKEL)/%.skel.h: $(BPFOBJ)/%.bpf.o | $(SKEL)
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
+
+# A tool's object needs its skeleton before its first compile, when there
+# are no .d files yet to say so.
+$(OBJ)/%.o: tools/%.c $(SKEL)/%.skel.h | $(OBJ)/lib $(DEPS_CHECK)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
+
+$(OBJ)/lib/%.o: tools/lib/%.c | $(OBJ)/lib $(DEPS_CHECK)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
+
+define tool_rule
+$(BIN)/$(subst _,-,$(1)): $(OBJ)/$(1).o $(LIB_OBJS) | $(BIN)
+	$$(call msg,LINK,$$@)
+	$$(Q)$$(CC) $$(CFLAGS) $$^ $$(LIBS) -o $$@
+endef
+$(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
+
+# Unit tests written in C link the library; their .t wrappers run them.
+$(TESTBIN)/%: tests/unit/%.c $(LIB_OBJS) | $(TESTBIN)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP $< $(LIB_OBJS) \
+		$(LIBS) -o $@
+
+-include $(wildcard $(OBJ)/*.d $(OBJ)/lib/*.d $(BPFOBJ)/*.d $(TESTBIN)/*.d)
+
+check-unit: all $(UNIT_TESTS)
+	prove -r tests/unit
+
+check: $(DEPS_CHECK) check-unit
+	$(MAKE) kernel
+	@if [ -x kernel/vm-run ]; then \
+		echo '  VM      prove -r tests/kernel tests/tools'; \
+		kernel/vm-run --timeout 2400 -- prove -r tests/kernel tests/tools; \
+	else \
+		echo '  VM      skipped: kernel/vm-run does not exist yet'; \
+	fi
+
+kernel:
+	@if [ -x kernel/build ]; then kernel/build; \
+	else echo '  KERNEL  skipped: kernel/build does not exist yet'; fi
+
+vmlinux.h: kernel
+	$(call msg,GEN,include/$(ARCH)/vmlinux.h)
+	$(Q)$(OUTPUT)/kernel/bpftool btf dump file $(OUTPUT)/kernel/vmlinux \
+		format c > include/$(ARCH)/vmlinux.h.tmp
+	$(Q)mv include/$(ARCH)/vmlinux.h.tmp include/$(ARCH)/vmlinux.h
+
+demo: all
+	$(MAKE) kernel
+	kernel/vm-run --timeout 1200 -- tools/demo.sh
+
+install: all
+	$(INSTALL) -d $(DESTDIR)$(SBINDIR)
+	$(INSTALL) -m 0755 $(TOOL_BINS) $(DESTDIR)$(SBINDIR)/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(SBINDIR)/,$(notdir $(TOOL_BINS)))
+
+format:
+	clang-format -i tools/*.c tools/lib/*.[ch] tests/unit/*.c include/schedbpf.h
+
+# build/kernel is the kernel's cache (kernel/build), not ours to remove.
+clean:
+	rm -rf $(BIN) $(OBJ) $(BPFOBJ) $(SKEL) $(TESTBIN)
+
+# Generated skeletons must not be deleted as intermediates.
+.SECONDARY:
