@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the BPF programs and the tools share: the counter layout, the wakeup
+ * latency histogram and the configuration common to every tool.
+ *
+ * Included by BPF code after vmlinux.h and by userspace after <linux/types.h>.
+ */
+#ifndef SCHEDBPF_H
+#define SCHEDBPF_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/* Most cgroups (-c) a tool accepts; the BPF side loops over them per event. */
+#define SCHEDBPF_MAX_CGROUPS 8
+/* Most processes (-p) a tool accepts. */
+#define SCHEDBPF_MAX_PIDS 64
+/* Processes of a wrapped command's tree tracked at once. */
+#define SCHEDBPF_MAX_TREE 32768
+
+/*
+ * Wakeup-to-run latency histogram: slot 0 counts 0-1 us, slot i > 0 counts
+ * [2^i, 2^(i+1)) us; the last slot also takes everything longer (~67 s).
+ */
+#define SCHEDBPF_LAT_SLOTS 27
+
+/*
+ * Counters, one per-CPU array slot each, summed by the tools. Per hook:
+ * calls, calls that concern a target (what "concern" means is each tool's
+ * to state), and the calls where the program suppressed or forced a
+ * preemption (or, under --dry-run, would have).
+ */
+enum schedbpf_stat {
+	STAT_TICK_CALLS,
+	STAT_TICK_TARGETS,
+	STAT_TICK_SUPPRESSED,
+	STAT_TICK_FORCED,
+	STAT_WAKEUP_CALLS,
+	STAT_WAKEUP_TARGETS,
+	STAT_WAKEUP_SUPPRESSED,
+	STAT_WAKEUP_FORCED,
+	STAT_ENTITY_CALLS,
+	STAT_ENTITY_TARGETS,
+	STAT_ENTITY_SUPPRESSED,
+	STAT_ENTITY_FORCED,
+	/* a target hit the tool's safety bound, so CFS decided instead */
+	STAT_BOUNDED,
+	/* involuntary context switches of targets (sched_switch observer) */
+	STAT_PREEMPTIONS,
+	/* target wakeups whose wakeup-to-run latency was measured */
+	STAT_WAKEUPS,
+	SCHEDBPF_NR_STATS
+};
+
+/* Set by the tool between open and load (const volatile cfg_common). */
+struct schedbpf_cfg {
+	/* cgroup2 ids (inode numbers) of the -c cgroups */
+	__u64 cgrp_ids[SCHEDBPF_MAX_CGROUPS];
+	__u32 nr_cgrps;
+	/* every CFS task is a target */
+	__u8 all;
+	/* -p was given: look tgids up in the target_tgids map */
+	__u8 has_pids;
+	/* a command is wrapped without -c: track its tree in tree_pids */
+	__u8 track_tree;
+	/* hooks count what they would do but return 0 */
+	__u8 dry_run;
+};
+
+#endif /* SCHEDBPF_H */
