@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Included first by every tool's .bpf.c: kernel types, libbpf's helpers, the
+ * scheduler kfuncs, the configuration every tool shares and its counters.
+ */
+#ifndef SCHEDBPF_COMMON_BPF_H
+#define SCHEDBPF_COMMON_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "schedbpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/*
+ * Kfuncs of the scheduler BPF series, callable from BPF_PROG_TYPE_SCHED
+ * programs only (the tracing observers cannot use them).
+ * to_tgidpid: tgid << 32 | pid for a task entity, (u64)-1 for a group.
+ * belongs_to_cgrp: 1 if the entity's cgroup (for a task, its cgroup2 cgroup)
+ * is cgrpid or one of its descendants, else 0.
+ */
+extern u64 bpf_sched_entity_to_tgidpid(struct sched_entity *se) __ksym;
+extern u64 bpf_sched_entity_to_cgrpid(struct sched_entity *se) __ksym;
+extern long bpf_sched_entity_belongs_to_cgrp(struct sched_entity *se,
+					     u64 cgrpid) __ksym;
+
+/* Return values of the hooks. */
+#define SCHED_SUPPRESS -1
+#define SCHED_DEFAULT 0
+#define SCHED_FORCE 1
+
+const volatile struct schedbpf_cfg cfg_common = {};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SCHEDBPF_NR_STATS);
+	__type(key, u32);
+	__type(value, u64);
+} stats SEC(".maps");
+
+static __always_inline void stat_inc(enum schedbpf_stat idx)
+{
+	u32 key = idx;
+	u64 *cnt = bpf_map_lookup_elem(&stats, &key);
+
+	if (cnt)
+		(*cnt)++;
+}
+
+/*
+ * What a hook returns once it has decided: under --dry-run the decision is
+ * only counted, so the A side of an A/B run pays the same overhead.
+ */
+static __always_inline int verdict(int ret)
+{
+	return cfg_common.dry_run ? SCHED_DEFAULT : ret;
+}
+
+/* Time an entity has run since it was last picked: its current slice. */
+static __always_inline u64 se_ran_ns(struct sched_entity *se)
+{
+	return se->sum_exec_runtime - se->prev_sum_exec_runtime;
+}
+
+#endif /* SCHEDBPF_COMMON_BPF_H */

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Which tasks are targets: the -c cgroups and their descendants, every
+ * thread of the -p processes, the wrapped command's process tree, or every
+ * task with --all.
+ *
+ * Two versions of the same test: se_is_target() for the scheduler hooks,
+ * which may use the sched-entity kfuncs, and task_is_target() for the
+ * tp_btf observers, which may not and walk the task's cgroup2 ancestry with
+ * CO-RE reads instead. Both use the cgroup2 (default hierarchy) cgroup of a
+ * task, so they agree.
+ */
+#ifndef SCHEDBPF_TARGET_BPF_H
+#define SCHEDBPF_TARGET_BPF_H
+
+#include "common.bpf.h"
+
+/* Deepest cgroup2 nesting task_is_target() walks up from a task. */
+#define CGROUP_MAX_DEPTH 32
+/* Deepest task-group nesting running_se() walks down from an entity. */
+#define SE_MAX_DEPTH 8
+
+/* tgids of the -p processes, filled by the tool before it attaches */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SCHEDBPF_MAX_PIDS);
+	__type(key, u32);
+	__type(value, u8);
+} target_tgids SEC(".maps");
+
+/* pids (threads) of the wrapped command's tree, kept on fork and exit */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SCHEDBPF_MAX_TREE);
+	__type(key, u32);
+	__type(value, u8);
+} tree_pids SEC(".maps");
+
+static __always_inline bool pid_is_target(u32 tgid, u32 pid)
+{
+	if (cfg_common.has_pids && bpf_map_lookup_elem(&target_tgids, &tgid))
+		return true;
+	if (cfg_common.track_tree && bpf_map_lookup_elem(&tree_pids, &pid))
+		return true;
+	return false;
+}
+
+/*
+ * With FAIR_GROUP_SCHED the hooks may be handed a group entity: the tick
+ * runs once per level of the running task's hierarchy. The task that would
+ * be preempted is found by following each level's running entity down, so
+ * a target nested in an untargeted cgroup is protected at every level. An
+ * entity that is not running (my_q->curr is NULL) is returned as is.
+ */
+static __always_inline struct sched_entity *running_se(struct sched_entity *se)
+{
+	int i;
+
+	if (!bpf_core_field_exists(se->my_q))
+		return se;
+	for (i = 0; i < SE_MAX_DEPTH; i++) {
+		struct cfs_rq *q = se->my_q;
+		struct sched_entity *next;
+
+		if (!q)
+			break;
+		next = q->curr;
+		if (!next)
+			break;
+		se = next;
+	}
+	return se;
+}
+
+/* For scheduler hooks (BPF_PROG_TYPE_SCHED) only. */
+static __always_inline bool se_is_target(struct sched_entity *se)
+{
+	u64 tgidpid;
+	u32 i;
+
+	if (cfg_common.all)
+		return true;
+	tgidpid = bpf_sched_entity_to_tgidpid(se);
+	if (tgidpid != (u64)-1 && pid_is_target(tgidpid >> 32, (u32)tgidpid))
+		return true;
+	for (i = 0; i < SCHEDBPF_MAX_CGROUPS && i < cfg_common.nr_cgrps; i++) {
+		if (bpf_sched_entity_belongs_to_cgrp(se, cfg_common.cgrp_ids[i]))
+			return true;
+	}
+	return false;
+}
+
+static __always_inline bool cgrp_id_is_target(u64 id)
+{
+	u32 i;
+
+	for (i = 0; i < SCHEDBPF_MAX_CGROUPS && i < cfg_common.nr_cgrps; i++) {
+		if (cfg_common.cgrp_ids[i] == id)
+			return true;
+	}
+	return false;
+}
+
+/* For tracing programs: same answer as se_is_target() on &p->se. */
+static __always_inline bool task_is_target(struct task_struct *p)
+{
+	struct cgroup *cgrp;
+	int depth;
+
+	if (cfg_common.all)
+		return true;
+	if (pid_is_target(p->tgid, p->pid))
+		return true;
+	if (!cfg_common.nr_cgrps)
+		return false;
+	cgrp = BPF_CORE_READ(p, cgroups, dfl_cgrp);
+	for (depth = 0; depth < CGROUP_MAX_DEPTH && cgrp; depth++) {
+		if (cgrp_id_is_target(BPF_CORE_READ(cgrp, kn, id)))
+			return true;
+		cgrp = BPF_CORE_READ(cgrp, self.parent, cgroup);
+	}
+	return false;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(track_fork, struct task_struct *parent, struct task_struct *child)
+{
+	u32 ppid = parent->pid, pid = child->pid;
+	u8 one = 1;
+
+	if (cfg_common.track_tree && bpf_map_lookup_elem(&tree_pids, &ppid))
+		bpf_map_update_elem(&tree_pids, &pid, &one, BPF_ANY);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(track_exit, struct task_struct *p)
+{
+	u32 pid = p->pid;
+
+	if (cfg_common.track_tree)
+		bpf_map_delete_elem(&tree_pids, &pid);
+	return 0;
+}
+
+#endif /* SCHEDBPF_TARGET_BPF_H */
