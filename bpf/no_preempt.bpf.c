@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * no-preempt: targets are not preempted, for at most cfg_max_run_ns of
+ * continuous running.
+ *
+ * Hooks and what they return:
+ * - cfs_check_preempt_tick: SCHED_SUPPRESS (<0) when the running task is a
+ *   target, so the tick never ends its slice; 0 otherwise.
+ * - cfs_check_preempt_wakeup: SCHED_SUPPRESS when the running task is a
+ *   target and the woken task is not, so a wakeup never preempts a target;
+ *   0 otherwise (a target waking another target is left to CFS).
+ * - cfs_wakeup_preempt_entity: the same rule at the entity level, which CFS
+ *   also consults when picking between buddies; 0 otherwise.
+ *
+ * The bound: once a target has run cfg_max_run_ns since it was last picked
+ * (sum_exec_runtime - prev_sum_exec_runtime, updated at every tick), every
+ * hook returns 0 and CFS decides again, as if no policy were loaded. Others
+ * on the CPU therefore wait at most about that long, and as the target's
+ * vruntime keeps advancing while it runs, CFS repays them afterwards: the
+ * CPU is still shared fairly, in longer turns. Counted in STAT_BOUNDED.
+ *
+ * "Targets" counters count calls where the running task is a target.
+ */
+#include "common.bpf.h"
+#include "target.bpf.h"
+#include "observe.bpf.h"
+
+const volatile __u64 cfg_max_run_ns = 100000000;
+
+/*
+ * Decide for a running target: suppress unless it has used up its bound.
+ * Returns the hook's return value.
+ */
+static __always_inline int protect(struct sched_entity *curr,
+				   enum schedbpf_stat suppressed)
+{
+	if (se_ran_ns(curr) >= cfg_max_run_ns) {
+		stat_inc(STAT_BOUNDED);
+		return SCHED_DEFAULT;
+	}
+	stat_inc(suppressed);
+	return verdict(SCHED_SUPPRESS);
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(no_preempt_tick, struct sched_entity *curr,
+	     unsigned long delta_exec)
+{
+	struct sched_entity *se = running_se(curr);
+
+	stat_inc(STAT_TICK_CALLS);
+	if (!se_is_target(se))
+		return SCHED_DEFAULT;
+	stat_inc(STAT_TICK_TARGETS);
+	return protect(se, STAT_TICK_SUPPRESSED);
+}
+
+SEC("sched/cfs_check_preempt_wakeup")
+int BPF_PROG(no_preempt_wakeup, struct task_struct *curr,
+	     struct task_struct *p)
+{
+	stat_inc(STAT_WAKEUP_CALLS);
+	if (!se_is_target(&curr->se))
+		return SCHED_DEFAULT;
+	stat_inc(STAT_WAKEUP_TARGETS);
+	if (se_is_target(&p->se))
+		return SCHED_DEFAULT;
+	return protect(&curr->se, STAT_WAKEUP_SUPPRESSED);
+}
+
+SEC("sched/cfs_wakeup_preempt_entity")
+int BPF_PROG(no_preempt_entity, struct sched_entity *curr,
+	     struct sched_entity *se)
+{
+	struct sched_entity *running = running_se(curr);
+
+	stat_inc(STAT_ENTITY_CALLS);
+	if (!se_is_target(running))
+		return SCHED_DEFAULT;
+	stat_inc(STAT_ENTITY_TARGETS);
+	if (se_is_target(se))
+		return SCHED_DEFAULT;
+	return protect(running, STAT_ENTITY_SUPPRESSED);
+}
