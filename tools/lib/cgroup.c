@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+
+#include "cgroup.h"
+
+/* mountinfo escapes space, tab, newline and backslash as \ooo. */
+static void unescape_octal(char *s)
+{
+	char *out = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
+					(s[3] - '0'));
+			s += 4;
+		} else {
+			*out++ = *s++;
+		}
+	}
+	*out = '\0';
+}
+
+int cgroup2_mount(const char *mountinfo, char *buf, size_t len)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = -ENOENT;
+	FILE *f;
+
+	f = fopen(mountinfo, "re");
+	if (!f)
+		return -errno;
+	/* "36 35 0:30 / /sys/fs/cgroup rw,... shared:9 - cgroup2 cgroup2 rw" */
+	while (getline(&line, &cap, f) > 0) {
+		char *sep = strstr(line, " - "), *mnt, *save;
+		int field;
+
+		if (!sep || strncmp(sep + 3, "cgroup2 ", 8))
+			continue;
+		mnt = strtok_r(line, " ", &save);
+		for (field = 1; mnt && field < 5; field++)
+			mnt = strtok_r(NULL, " ", &save);
+		if (!mnt)
+			continue;
+		unescape_octal(mnt);
+		if (strlen(mnt) >= len) {
+			ret = -ENAMETOOLONG;
+			break;
+		}
+		strcpy(buf, mnt);
+		ret = 0;
+		break;
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+int cgroup_resolve(const char *mount, const char *arg,
+		   struct cgroup_target *out, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	struct statfs sfs;
+	struct stat st;
+	int fd;
+
+	if (!*arg) {
+		snprintf(err, errlen, "empty path");
+		return -1;
+	}
+	if (arg[0] == '/') {
+		if (snprintf(path, sizeof(path), "%s", arg) >=
+		    (int)sizeof(path))
+			goto too_long;
+	} else {
+		if (!mount) {
+			snprintf(err, errlen,
+				 "no cgroup2 mount to resolve a relative path");
+			return -1;
+		}
+		if (snprintf(path, sizeof(path), "%s/%s", mount, arg) >=
+		    (int)sizeof(path))
+			goto too_long;
+	}
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "not a directory");
+		return -1;
+	}
+	if (statfs(path, &sfs)) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	if (sfs.f_type != CGROUP2_SUPER_MAGIC) {
+		if (mount)
+			snprintf(err, errlen,
+				 "not on cgroup2 (cgroup2 is mounted at %s)",
+				 mount);
+		else
+			snprintf(err, errlen,
+				 "not on cgroup2 (no cgroup2 is mounted)");
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!realpath(path, out->path)) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	out->id = st.st_ino;
+	out->fd = fd;
+	return 0;
+
+too_long:
+	snprintf(err, errlen, "%s", strerror(ENAMETOOLONG));
+	return -1;
+}
+
+void cgroup_target_close(struct cgroup_target *cg)
+{
+	if (cg->fd >= 0)
+		close(cg->fd);
+	cg->fd = -1;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Finding the cgroup2 mount and resolving -c/--cgroup arguments. */
+#ifndef SCHEDBPF_CGROUP_H
+#define SCHEDBPF_CGROUP_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#define MOUNTINFO_PATH "/proc/self/mountinfo"
+
+struct cgroup_target {
+	/* canonical absolute path */
+	char path[PATH_MAX];
+	/* cgroup id: the directory's inode number on cgroup2 */
+	__u64 id;
+	/* O_RDONLY directory fd, for clone3(CLONE_INTO_CGROUP) */
+	int fd;
+};
+
+/*
+ * Mount point of the first cgroup2 file system in a mountinfo file
+ * (MOUNTINFO_PATH unless testing). Returns 0, -ENOENT when none is mounted,
+ * or another -errno.
+ */
+int cgroup2_mount(const char *mountinfo, char *buf, size_t len);
+
+/*
+ * Resolves arg, absolute or relative to mount, to an open cgroup2
+ * directory. Returns 0 or -1 with the reason in err.
+ */
+int cgroup_resolve(const char *mount, const char *arg,
+		   struct cgroup_target *out, char *err, size_t errlen);
+
+void cgroup_target_close(struct cgroup_target *cg);
+
+#endif /* SCHEDBPF_CGROUP_H */

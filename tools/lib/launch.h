@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Starting the wrapped command: created stopped (blocked on a pipe) so the
+ * tool can register it as a target and attach its programs, then released
+ * to exec. With a cgroup it is created inside it by clone3(CLONE_INTO_CGROUP)
+ * and never runs a moment outside.
+ */
+#ifndef SCHEDBPF_LAUNCH_H
+#define SCHEDBPF_LAUNCH_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Exit statuses of the shell convention, which the tools follow. */
+#define EXIT_CMD_NOT_FOUND 127
+#define EXIT_CMD_NOT_EXECUTABLE 126
+#define EXIT_SIGNAL_BASE 128
+
+struct child {
+	pid_t pid;
+	int go_fd; /* parent writes a byte: exec now */
+	int err_fd; /* child writes errno if exec fails; EOF when it execs */
+};
+
+/*
+ * Finds file as execvp() would. Returns 0 with the path in buf, -ENOENT if
+ * it is nowhere, or -EACCES if what was found is not executable.
+ */
+int cmd_resolve(const char *file, char *buf, size_t len);
+
+/*
+ * Creates the child, in the cgroup cgroup_fd if >= 0, blocked until
+ * child_release(). It execs path with argv and the signal mask child_mask.
+ * Returns 0 or -errno.
+ */
+int child_spawn(struct child *c, const char *path, char *const argv[],
+		int cgroup_fd, const sigset_t *child_mask);
+
+/* Lets it exec. Returns 0, or the exec's -errno (the child has exited). */
+int child_release(struct child *c);
+
+/* Makes a child that was never released exit, and reaps it. */
+void child_abort(struct child *c);
+
+/* A wait status as a shell would report it: the code, or 128+signal. */
+int exit_status_of(int wstatus);
+
+#endif /* SCHEDBPF_LAUNCH_H */

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Reading the per-CPU counters and the latency histogram, and printing them.
+ *
+ * JSON output (--json): one object per line, keys stable across releases.
+ * Every line has
+ *   "type"      "interval" (one per --interval) or "summary" (the last line)
+ *   "tool"      the tool's name, e.g. "no-preempt"
+ *   "time"      local wall-clock time, "HH:MM:SS"
+ *   "elapsed_s" seconds since the programs were attached
+ *   "dry_run"   true under --dry-run (the policy counted but did not act)
+ * and one integer per counter: per interval its increase, in the summary
+ * its total.
+ *   "tick_calls", "tick_targets", "tick_suppressed", "tick_forced",
+ *   "wakeup_calls", "wakeup_targets", "wakeup_suppressed", "wakeup_forced",
+ *   "entity_calls", "entity_targets", "entity_suppressed", "entity_forced":
+ *      per hook, calls, calls concerning a target, and preemptions the
+ *      policy suppressed or forced (would have, under --dry-run);
+ *   "bounded"      times a safety bound handed a decision back to CFS;
+ *   "preemptions"  involuntary context switches of targets;
+ *   "wakeups"      target wakeups whose wakeup-to-run latency was measured.
+ * The summary adds
+ *   "latency_us"   {"count": N, "p50": us, "p90": us, "p99": us,
+ *                   "hist": [N0, N1, ...]} where hist[0] counts 0-1 us and
+ *                  hist[i] counts [2^i, 2^(i+1)) us; a percentile is the
+ *                  upper bound of the bucket it falls in (null if count is 0)
+ *   "status"       the wrapped command's exit status, or null without one.
+ */
+#ifndef SCHEDBPF_STATS_H
+#define SCHEDBPF_STATS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+#include "schedbpf.h"
+
+/* Index of one counter's name for JSON and its column title for tables. */
+extern const char *const stat_keys[SCHEDBPF_NR_STATS];
+extern const char *const stat_titles[SCHEDBPF_NR_STATS];
+
+/* Sums each of the n per-CPU slots of an array map into out. */
+int percpu_sum(int map_fd, __u32 n, __u64 *out);
+
+/*
+ * Upper bound in us of the log2 bucket holding the pct-th percentile
+ * (0 < pct <= 100) of hist, or -1 when it is empty.
+ */
+long long hist_percentile(const __u64 *hist, int n, double pct);
+
+/* runqlat-style rendering of a log2 histogram. */
+void print_log2_hist(FILE *f, const __u64 *hist, int n, const char *unit);
+
+/* Table columns, chosen by each tool. */
+struct stat_columns {
+	const enum schedbpf_stat *ids;
+	int n;
+};
+
+void print_table_header(FILE *f, const struct stat_columns *cols);
+void print_table_row(FILE *f, const char *time, const struct stat_columns *cols,
+		     const __u64 *v);
+
+/* Writes "key":value for every counter, comma separated. */
+void print_json_stats(FILE *f, const __u64 *v);
+
+/* A human summary: per-hook table, the other counters, latency. */
+void print_summary_text(FILE *f, const char *tool, double elapsed, bool dry_run,
+			const __u64 *v, const __u64 *hist);
+
+#endif /* SCHEDBPF_STATS_H */
