@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The patched bpftool (build/kernel/bpftool, built from the kernel series
+# by kernel/build) on a kernel with the scheduler hooks: programs loaded
+# and attached by the skeleton show as "sched" with attach type "sched"
+# and the hook as target, "feature probe" lists the program type, and
+# nothing is left attached once the loader exits.
+. "$(dirname "$0")/lib.sh"
+
+bpftool=${BPFTOOL:-$top/build/kernel/bpftool}
+
+kernel_has_hooks ||
+	skip_all "kernel has no scheduler BPF hooks (run: kernel/vm-run -- prove tests/libbpf)"
+[ -x "$bpftool" ] ||
+	skip_all "no patched bpftool at $bpftool (kernel/build makes it)"
+need_bin
+
+tmp=$(mktemp -d)
+holder=
+cleanup() {
+	exec 3>&- 2>/dev/null
+	[ -n "$holder" ] && kill "$holder" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# The loader keeps its links until its stdin closes.
+mkfifo "$tmp/in"
+"$bin" hold <"$tmp/in" >"$tmp/out" 2>"$tmp/err" &
+holder=$!
+exec 3>"$tmp/in"
+for _ in $(seq 600); do
+	grep -q '^ready$' "$tmp/out" && break
+	kill -0 "$holder" 2>/dev/null || break
+	sleep 0.1
+done
+grep -q '^ready$' "$tmp/out"
+ok $? "skeleton loaded and attached the three sched programs"
+if ! grep -q '^ready$' "$tmp/out"; then
+	diag "$(cat "$tmp/err")"
+	done_testing
+fi
+
+vmlinux_btf=$("$bpftool" btf dump file /sys/kernel/btf/vmlinux format raw 2>/dev/null)
+
+while read -r _ name id link target; do
+	id=${id#id=}
+	link=${link#link=}
+	target=${target#target=}
+	case $name in
+	tick) func=bpf_sched_cfs_check_preempt_tick ;;
+	wakeup) func=bpf_sched_cfs_check_preempt_wakeup ;;
+	entity) func=bpf_sched_cfs_wakeup_preempt_entity ;;
+	*) func=unknown ;;
+	esac
+
+	out=$("$bpftool" prog show id "$id" 2>&1)
+	grep -Eq "^$id: sched +name $name " <<<"$out"
+	r=$?
+	ok $r "bpftool prog show id $id: type sched, name $name"
+	[ $r -eq 0 ] || diag "$out"
+
+	json=$("$bpftool" -j prog show id "$id" 2>&1)
+	grep -q '"type":"sched"' <<<"$json"
+	ok $? "bpftool -j prog show id $id: \"type\":\"sched\""
+
+	out=$("$bpftool" link show id "$link" 2>&1)
+	grep -q "prog $id" <<<"$out" && grep -q 'prog_type sched' <<<"$out" &&
+		grep -q 'attach_type sched' <<<"$out"
+	r=$?
+	ok $r "bpftool link show id $link: prog $id, prog_type sched, attach_type sched"
+	[ $r -eq 0 ] || diag "$out"
+
+	# the link's target, as bpftool prints it if it does, must be the hook
+	json=$("$bpftool" -j link show id "$link" 2>&1)
+	shown=$(sed -n 's/.*"target_btf_id":\([0-9]*\).*/\1/p' <<<"$json")
+	grep -q "^\[$target\] FUNC '$func'" <<<"$vmlinux_btf"
+	ok $? "link $link's target BTF id $target is FUNC $func (bpftool btf dump)"
+	if [ -n "$shown" ]; then
+		[ "$shown" = "$target" ]
+		ok $? "bpftool link show id $link prints target_btf_id $shown"
+	else
+		todo 1 "bpftool link show id $link prints the attach target" \
+			"6.1's bpftool prints no target for tracing links"
+	fi
+done < <(grep '^prog ' "$tmp/out")
+
+out=$("$bpftool" feature probe kernel 2>&1)
+grep -q 'eBPF program_type sched is available' <<<"$out"
+r=$?
+ok $r "bpftool feature probe kernel: \"eBPF program_type sched is available\""
+[ $r -eq 0 ] || diag "$(grep -i 'program_type' <<<"$out")"
+
+links=$(sed -n 's/.* link=\([0-9]*\) .*/\1/p' "$tmp/out")
+exec 3>&-
+wait "$holder"
+ok $? "loader detached and exited 0 when its stdin closed"
+holder=
+
+left=
+for l in $links; do
+	"$bpftool" link show id "$l" >/dev/null 2>&1 && left="$left $l"
+done
+[ -z "$left" ]
+ok $? "no sched link left after the loader exited${left:+ (left:$left)}"
+
+done_testing
