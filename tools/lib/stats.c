@@ -150,13 +150,61 @@ void print_table_row(FILE *f, const char *time, const struct stat_columns *cols,
 	fputc('\n', f);
 }
 
-void print_json_stats(FILE *f, const __u64 *v)
+static void print_json_head(FILE *f, const struct json_head *h)
+{
+	fprintf(f,
+		"{\"type\":\"%s\",\"tool\":\"%s\",\"time\":\"%s\","
+		"\"elapsed_s\":%.3f,\"dry_run\":%s",
+		h->type, h->tool, h->time, h->elapsed_s,
+		h->dry_run ? "true" : "false");
+}
+
+static void print_json_stats(FILE *f, const __u64 *v)
 {
 	int i;
 
 	for (i = 0; i < SCHEDBPF_NR_STATS; i++)
-		fprintf(f, "%s\"%s\":%llu", i ? "," : "", stat_keys[i],
+		fprintf(f, ",\"%s\":%llu", stat_keys[i],
 			(unsigned long long)v[i]);
+}
+
+void print_json_interval(FILE *f, const struct json_head *h, const __u64 *v)
+{
+	print_json_head(f, h);
+	print_json_stats(f, v);
+	fputs("}\n", f);
+}
+
+void print_json_summary(FILE *f, const struct json_head *h, const __u64 *v,
+			const __u64 *hist, const int *status)
+{
+	static const int pcts[] = { 50, 90, 99 };
+	__u64 count = 0;
+	int i;
+
+	for (i = 0; i < SCHEDBPF_LAT_SLOTS; i++)
+		count += hist[i];
+	print_json_head(f, h);
+	print_json_stats(f, v);
+	fprintf(f, ",\"latency_us\":{\"count\":%llu",
+		(unsigned long long)count);
+	for (i = 0; i < 3; i++) {
+		long long p =
+			hist_percentile(hist, SCHEDBPF_LAT_SLOTS, pcts[i]);
+
+		if (p < 0)
+			fprintf(f, ",\"p%d\":null", pcts[i]);
+		else
+			fprintf(f, ",\"p%d\":%lld", pcts[i], p);
+	}
+	fputs(",\"hist\":[", f);
+	for (i = 0; i < SCHEDBPF_LAT_SLOTS; i++)
+		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)hist[i]);
+	fputs("]},\"status\":", f);
+	if (status)
+		fprintf(f, "%d}\n", *status);
+	else
+		fputs("null}\n", f);
 }
 
 void print_summary_text(FILE *f, const char *tool, double elapsed, bool dry_run,

@@ -20,7 +20,7 @@
  *   "preemptions"  involuntary context switches of targets;
  *   "wakeups"      target wakeups whose wakeup-to-run latency was measured.
  * The summary adds
- *   "latency_us"   {"count": N, "p50": us, "p90": us, "p99": us,
+ *   "latency_us"   {"count": N (samples in hist), "p50": us, "p90": us, "p99": us,
  *                   "hist": [N0, N1, ...]} where hist[0] counts 0-1 us and
  *                  hist[i] counts [2^i, 2^(i+1)) us; a percentile is the
  *                  upper bound of the bucket it falls in (null if count is 0)
@@ -61,8 +61,24 @@ void print_table_header(FILE *f, const struct stat_columns *cols);
 void print_table_row(FILE *f, const char *time, const struct stat_columns *cols,
 		     const __u64 *v);
 
-/* Writes "key":value for every counter, comma separated. */
-void print_json_stats(FILE *f, const __u64 *v);
+/* What starts every JSON line. */
+struct json_head {
+	const char *type;
+	const char *tool;
+	const char *time;
+	double elapsed_s;
+	bool dry_run;
+};
+
+/* One JSON line per interval: the counters' increase. */
+void print_json_interval(FILE *f, const struct json_head *h, const __u64 *v);
+
+/*
+ * The last JSON line: totals, latency from hist and status, the wrapped
+ * command's exit status (NULL: no command).
+ */
+void print_json_summary(FILE *f, const struct json_head *h, const __u64 *v,
+			const __u64 *hist, const int *status);
 
 /* A human summary: per-hook table, the other counters, latency. */
 void print_summary_text(FILE *f, const char *tool, double elapsed, bool dry_run,

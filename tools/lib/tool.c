@@ -559,15 +559,17 @@ static void wall_time(char *buf, size_t len)
 	strftime(buf, len, "%H:%M:%S", &tm);
 }
 
-static void print_json_head(const struct run *r, const char *type)
+static struct json_head json_head(const struct run *r, const char *type,
+				  char *time, size_t len)
 {
-	char now[16];
-
-	wall_time(now, sizeof(now));
-	printf("{\"type\":\"%s\",\"tool\":\"%s\",\"time\":\"%s\","
-	       "\"elapsed_s\":%.3f,\"dry_run\":%s,",
-	       type, r->t->name, now, seconds_since(&r->start),
-	       r->t->opts.dry_run ? "true" : "false");
+	wall_time(time, len);
+	return (struct json_head){
+		.type = type,
+		.tool = r->t->name,
+		.time = time,
+		.elapsed_s = seconds_since(&r->start),
+		.dry_run = r->t->opts.dry_run,
+	};
 }
 
 static int print_interval(struct run *r)
@@ -585,9 +587,9 @@ static int print_interval(struct run *r)
 		delta[i] = cur[i] - r->prev[i];
 	memcpy(r->prev, cur, sizeof(cur));
 	if (r->t->opts.json) {
-		print_json_head(r, "interval");
-		print_json_stats(stdout, delta);
-		printf("}\n");
+		struct json_head h = json_head(r, "interval", now, sizeof(now));
+
+		print_json_interval(stdout, &h, delta);
 	} else {
 		wall_time(now, sizeof(now));
 		print_table_row(stdout, now, &r->t->columns, delta);
@@ -599,8 +601,9 @@ static int print_interval(struct run *r)
 static int print_summary(struct run *r, int status, bool wrapped)
 {
 	__u64 v[SCHEDBPF_NR_STATS], hist[SCHEDBPF_LAT_SLOTS];
-	static const double pcts[] = { 50, 90, 99 };
-	int i, err;
+	struct json_head h;
+	char now[16];
+	int err;
 
 	err = percpu_sum(r->stats_fd, SCHEDBPF_NR_STATS, v);
 	if (!err)
@@ -609,33 +612,14 @@ static int print_summary(struct run *r, int status, bool wrapped)
 		sched_err("reading counters: %s", strerror(-err));
 		return 1;
 	}
-	if (!r->t->opts.json) {
+	if (r->t->opts.json) {
+		h = json_head(r, "summary", now, sizeof(now));
+		print_json_summary(stdout, &h, v, hist,
+				   wrapped ? &status : NULL);
+	} else {
 		print_summary_text(stdout, r->t->name, seconds_since(&r->start),
 				   r->t->opts.dry_run, v, hist);
-		fflush(stdout);
-		return 0;
 	}
-	print_json_head(r, "summary");
-	print_json_stats(stdout, v);
-	printf(",\"latency_us\":{\"count\":%llu",
-	       (unsigned long long)v[STAT_WAKEUPS]);
-	for (i = 0; i < 3; i++) {
-		long long p =
-			hist_percentile(hist, SCHEDBPF_LAT_SLOTS, pcts[i]);
-
-		if (p < 0)
-			printf(",\"p%d\":null", (int)pcts[i]);
-		else
-			printf(",\"p%d\":%lld", (int)pcts[i], p);
-	}
-	printf(",\"hist\":[");
-	for (i = 0; i < SCHEDBPF_LAT_SLOTS; i++)
-		printf("%s%llu", i ? "," : "", (unsigned long long)hist[i]);
-	printf("]},\"status\":");
-	if (wrapped)
-		printf("%d}\n", status);
-	else
-		printf("null}\n");
 	fflush(stdout);
 	return 0;
 }
