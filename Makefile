@@ -47,7 +47,7 @@ endif
 # Debian packages the build and the tests need; `make deps` installs what is
 # missing. Skip it with NO_DEPS=1 (other distributions, or no root).
 DEPS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
-	gcc libc6-dev make perl jq bats
+	gcc libc6-dev make perl jq
 DEPS_CHECK := $(if $(NO_DEPS),,deps)
 
 .DEFAULT_GOAL := all
