@@ -117,7 +117,7 @@ void print_log2_hist(FILE *f, const __u64 *hist, int n, const char *unit)
 	}
 	if (last < 0)
 		return;
-	fprintf(f, "%*s%-*s : count    distribution\n", 10, "", 14, unit);
+	fprintf(f, "%*s%*s : count    distribution\n", 14, unit, 14, "");
 	for (i = 0; i <= last; i++) {
 		long long lo = i ? 1LL << i : 0;
 
