@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# no-preempt end to end in the VM: its effect against --dry-run, wrapping a
+# command, signals, detaching, JSON, and bad input leaving nothing behind.
+. "$(dirname "$0")/lib.sh"
+require_vm
+
+NP=$BIN/no-preempt
+CG=schedbpf-np-$$
+new_cgroup "$CG"
+
+# measure MODE: a CPU-bound target in $CG and a competitor outside it, both
+# on CPU 0, for 6 s under no-preempt MODE. Sets TGT_NIVCSW, COMP_PCT and
+# leaves the tool's JSON in $TAP_TMP/measure.json.
+measure() {
+	local comp tool tgt n0 n1 c0 c1
+
+	taskset -c 0 "$HOG" &
+	comp=$!
+	"$NP" $1 --json -c "$CG" >"$TAP_TMP/measure.json" &
+	tool=$!
+	wait_attached
+	bash -c "echo \$\$ > '$CGROOT/$CG/cgroup.procs'; exec taskset -c 0 '$HOG'" &
+	tgt=$!
+	sleep 1
+	n0=$(nivcsw $tgt) c0=$(cputicks $comp)
+	sleep 6
+	n1=$(nivcsw $tgt) c1=$(cputicks $comp)
+	kill $tgt $comp
+	kill -INT $tool
+	wait $tool
+	MEASURE_STATUS=$?
+	wait $tgt $comp 2>/dev/null
+	TGT_NIVCSW=$((n1 - n0))
+	COMP_PCT=$(((c1 - c0) * 100 / (6 * $(getconf CLK_TCK))))
+}
+
+# --- the effect ---------------------------------------------------------
+measure --dry-run
+dry=$TGT_NIVCSW dry_comp=$COMP_PCT
+ok $MEASURE_STATUS "--dry-run run: exit 0 after SIGINT"
+jq -e -s 'length >= 2 and all(.dry_run == true) and
+	.[-1].type == "summary" and .[-1].tick_suppressed > 0' \
+	"$TAP_TMP/measure.json" >/dev/null
+ok $? "--dry-run counts what it would suppress (tick_suppressed > 0)"
+measure ""
+pol=$TGT_NIVCSW pol_comp=$COMP_PCT
+ok $MEASURE_STATUS "policy run: exit 0 after SIGINT"
+diag "target's involuntary switches in 6 s: dry-run $dry, no-preempt $pol"
+diag "competitor's CPU share: dry-run $dry_comp%, no-preempt $pol_comp%"
+[ "$dry" -gt 50 ] && [ $((pol * 10)) -le "$dry" ]
+ok $? "no-preempt cuts the target's preemptions by >= 90% ($dry -> $pol)"
+[ "$pol_comp" -ge 40 ]
+ok $? "the competitor still gets >= 40% of the CPU ($pol_comp%)"
+jq -e -s '.[-1] | .dry_run == false and .tick_suppressed > 0 and
+	.bounded > 0 and .preemptions < .tick_suppressed' \
+	"$TAP_TMP/measure.json" >/dev/null
+ok $? "policy counters: suppressed, bounded by --max-run"
+jq -e -s 'all(.[]; type == "object") and
+	(map(.type) | .[:-1] | all(. == "interval")) and .[-1].status == null' \
+	"$TAP_TMP/measure.json" >/dev/null
+ok $? "--json: every line parses, intervals then a summary"
+
+# --- wrapping a command -------------------------------------------------
+run "$NP" -c "$CG" -- sh -c 'exit 7'
+ok $(($STATUS != 7)) "-c CG -- sh -c 'exit 7' exits 7 ($STATUS)"
+run "$NP" -j -c "$CG" -- cat /proc/self/cgroup
+printf '%s\n' "$OUT" | grep -qx "0::/$CG"
+ok $? "the command runs in CG from the start (its first read of /proc/self/cgroup)"
+printf '%s\n' "$OUT" | grep '^{' | tail -n 1 | jq -e '.status == 0' >/dev/null
+ok $? "the summary reports the command's status"
+run "$NP" -- sh -c 'kill -KILL $$'
+ok $(($STATUS != 137)) "a command killed by SIGKILL: 137 ($STATUS)"
+no_programs_left
+ok $? "nothing attached after the wrapped command exits"
+
+# the command's tree is targeted without -c
+run "$NP" -j -- sh -c "taskset -c 0 '$HOG' 2 & taskset -c 0 '$HOG' 2; wait"
+printf '%s\n' "$OUT" | tail -n 1 | jq -e '.tick_targets > 0 and .status == 0' \
+	>/dev/null
+ok $? "without -c, CMD's children are targets (tick_targets > 0)"
+# -p: every thread of the process
+taskset -c 0 "$HOG" 3 &
+hog=$!
+run "$NP" -j -d 2s -p $hog
+wait $hog
+printf '%s\n' "$OUT" | tail -n 1 | jq -e '.tick_targets > 0 and .status == null' \
+	>/dev/null
+ok $? "-p PID targets the process; --duration stops the tool (exit $STATUS)"
+
+# --- signals ------------------------------------------------------------
+for sig in INT TERM; do
+	"$NP" -c "$CG" >/dev/null &
+	tool=$!
+	wait_attached
+	[ "$(sched_progs)" -eq 3 ]
+	ok $? "attached: 3 sched programs while running"
+	kill -$sig $tool
+	wait $tool
+	status=$?
+	ok $status "SIG$sig to the tool: exit 0"
+	no_programs_left
+	ok $? "nothing attached after SIG$sig"
+done
+"$NP" -c "$CG" >/dev/null &
+tool=$!
+wait_attached
+kill -KILL $tool
+wait $tool 2>/dev/null
+no_programs_left
+ok $? "nothing attached after SIGKILL"
+
+# SIGTERM to the tool goes to CMD, whose status is the tool's
+"$NP" -c "$CG" -- "$HOG" >/dev/null &
+tool=$!
+wait_attached
+kill -TERM $tool
+wait $tool
+status=$?
+ok $((status != 143)) "SIGTERM is forwarded to CMD: exit 143 ($status)"
+no_programs_left
+ok $? "nothing attached after the forwarded SIGTERM"
+run "$NP" -d 1s -c "$CG" -- "$HOG"
+ok $(($STATUS != 143)) "--duration ends CMD with SIGTERM: exit 143 ($STATUS)"
+
+# --- bad input: one line, non-zero, nothing attached or created ---------
+before=$(ls "$CGROOT")
+bad() {
+	local want=$1 text=$2
+
+	shift 2
+	run "$@"
+	one_line_error "$want" no-preempt "$text"
+	ok $? "$(basename "$1") ${*:2}: exit $want, '$text'"
+	[ "$STATUS" -eq "$want" ] || diag "status $STATUS" "$ERR"
+}
+bad 2 "No such file or directory" "$NP" -c schedbpf-no-such-cgroup
+bad 2 "not on cgroup2" "$NP" -c /tmp
+bad 2 "not a directory" "$NP" -c "$CG/cgroup.procs"
+bad 2 "no such process" "$NP" -p 4194304
+bad 2 "invalid --pid 'x1'" "$NP" -p x1
+bad 2 "invalid --max-run '0ms'" "$NP" -c "$CG" --max-run 0ms
+bad 2 "invalid --interval '1'" "$NP" -c "$CG" -i 1
+bad 2 "invalid --duration '-1s'" "$NP" -c "$CG" -d -1s
+bad 2 "unknown option" "$NP" -c "$CG" --bogus
+bad 2 "no command after '--'" "$NP" -c "$CG" --
+bad 127 "command not found" "$NP" -c "$CG" -- schedbpf-no-such-command
+bad 2 "no target" "$NP"
+bad 1 "Operation not permitted" \
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$NP" -c "$CG"
+[ "$(sched_progs)" = 0 ] && [ "$(observer_progs)" = 0 ]
+ok $? "no program attached after any bad input"
+[ "$(ls "$CGROOT")" = "$before" ]
+ok $? "no cgroup created"
+
+done_testing
