@@ -9,7 +9,7 @@ BIN := $(OUTPUT)/bin
 OBJ := $(OUTPUT)/obj
 BPFOBJ := $(OUTPUT)/bpf
 SKEL := $(OUTPUT)/skel
-TESTBIN := $(OUTPUT)/tests
+TESTBIN := $(OUTPUT)/unit
 
 CC ?= cc
 CLANG ?= clang
@@ -126,11 +126,16 @@ $(TESTBIN)/%: tests/unit/%.c $(LIB_OBJS) | $(TESTBIN)
 
 -include $(wildcard $(OBJ)/*.d $(OBJ)/lib/*.d $(BPFOBJ)/*.d $(TESTBIN)/*.d)
 
+# What the VM tests run besides the tools (build/tests/: schedtest, hog,
+# waker), built against build/kernel: the kernel-tests target.
+-include tests/kernel/build.mk
+
 check-unit: all $(UNIT_TESTS)
 	prove -r tests/unit
 
 check: $(DEPS_CHECK) check-unit
 	$(MAKE) kernel
+	$(if $(wildcard tests/kernel/build.mk),$(MAKE) kernel-tests)
 	@if [ -x kernel/vm-run ]; then \
 		echo '  VM      prove -r tests/kernel tests/tools'; \
 		kernel/vm-run --timeout 2400 -- prove -r tests/kernel tests/tools; \
@@ -150,7 +155,8 @@ vmlinux.h: kernel
 
 demo: all
 	$(MAKE) kernel
-	kernel/vm-run --timeout 1200 -- tools/demo.sh
+	$(if $(wildcard tests/kernel/build.mk),$(MAKE) kernel-tests)
+	kernel/vm-run --timeout 1200 -- bench/demo.sh
 
 install: all
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR)

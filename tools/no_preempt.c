@@ -38,11 +38,11 @@ static const struct argp_option options[] = {
 	  "Longest continuous run during which preemption is suppressed "
 	  "(1ms to 10s; default 100ms). After it, CFS decides, so others on "
 	  "the CPU wait at most about this long and still get their fair "
-	  "share, in longer turns. 100ms is SCHED_RR's default time slice: "
-	  "about 15 to 30 of CFS's slices, so a CPU-bound target is "
-	  "preempted over 90% less often, while a competitor's delay stays "
-	  "below what a person notices and far from the 21 s RCU stall and "
-	  "120 s hung-task watchdogs." },
+	  "share, in longer turns. 100ms is SCHED_RR's default time slice "
+	  "and about 15 of CFS's slices for two tasks, so a CPU-bound target "
+	  "sharing a CPU is preempted about 90% less often, while a "
+	  "competitor's delay stays near what a person notices and far from "
+	  "the 21 s RCU stall and 120 s hung-task watchdogs." },
 	{},
 };
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Helpers for the tools' tests in the VM (kernel/vm-run), on top of the
 # host tests' TAP helpers.
-. "$(dirname "$0")/../unit/tap.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../unit/tap.sh"
 
 BPFTOOL=${BPFTOOL:-$ROOT/build/kernel/bpftool}
 HOG=$ROOT/build/tests/hog
@@ -69,3 +69,37 @@ wait_attached() {
 # A task's nonvoluntary_ctxt_switches, and CPU time in clock ticks.
 nivcsw() { awk '/^nonvoluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"; }
 cputicks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# measure SECONDS JSON [ARG...]: a CPU-bound target in cgroup $CG and a
+# competitor outside it, both on CPU 0, measured for SECONDS under
+# no-preempt ARG... --json -c $CG, whose output goes to JSON. Sets
+# TGT_NIVCSW (the target's involuntary switches), COMP_PCT (the
+# competitor's CPU share), TOOL_RSS_KB (the tool's peak RSS), TOOL_CPU_PCT
+# and MEASURE_STATUS (the tool's exit status after SIGINT).
+measure() {
+	local secs=$1 json=$2 comp tool tgt n0 n1 c0 c1 t0 t1 hz
+
+	shift 2
+	hz=$(getconf CLK_TCK)
+	taskset -c 0 "$HOG" &
+	comp=$!
+	"$BIN/no-preempt" "$@" --json -c "$CG" >"$json" &
+	tool=$!
+	wait_attached
+	bash -c "echo \$\$ > '$CGROOT/$CG/cgroup.procs'; exec taskset -c 0 '$HOG'" &
+	tgt=$!
+	sleep 1
+	n0=$(nivcsw $tgt) c0=$(cputicks $comp) t0=$(cputicks $tool)
+	sleep "$secs"
+	n1=$(nivcsw $tgt) c1=$(cputicks $comp) t1=$(cputicks $tool)
+	TOOL_RSS_KB=$(awk '/^VmHWM/ { print $2 }' /proc/$tool/status)
+	kill $tgt $comp
+	kill -INT $tool
+	wait $tool
+	MEASURE_STATUS=$?
+	wait $tgt $comp 2>/dev/null
+	TGT_NIVCSW=$((n1 - n0))
+	COMP_PCT=$(((c1 - c0) * 100 / (secs * hz)))
+	TOOL_CPU_PCT=$(awk -v t=$((t1 - t0)) -v s="$secs" -v hz="$hz" \
+		'BEGIN { printf "%.1f", t * 100 / (s * hz) }')
+}

@@ -10,7 +10,7 @@ STATS='"tick_calls","tick_targets","tick_suppressed","tick_forced",
 "bounded","preemptions","wakeups"'
 HEAD='"type","tool","time","elapsed_s","dry_run"'
 
-"$ROOT/build/tests/lib" --json-sample >"$TAP_TMP/sample"
+"$ROOT/build/unit/lib" --json-sample >"$TAP_TMP/sample"
 ok $? "sample lines printed"
 [ "$(wc -l <"$TAP_TMP/sample")" -eq 3 ]
 ok $? "one object per line"

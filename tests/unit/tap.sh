@@ -2,7 +2,7 @@
 # A little TAP for the shell tests: source it, call ok/skip, end with
 # done_testing. The tools are looked up in $BIN (build/bin by default).
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE:-$0}")/../.." && pwd)
 BIN=${BIN:-$ROOT/build/bin}
 TAP_N=0
 TAP_FAILED=0
