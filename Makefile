@@ -52,7 +52,7 @@ DEPS_CHECK := $(if $(NO_DEPS),,deps)
 
 .DEFAULT_GOAL := all
 .PHONY: all deps help install uninstall clean check check-unit demo \
-	kernel vmlinux.h format
+	kernel vmlinux.h format libbpf-patched
 
 all: $(TOOL_BINS)
 
@@ -65,6 +65,8 @@ help:
 	@echo '  demo       no-preempt --dry-run against no-preempt, in the VM'
 	@echo '  kernel     build the patched kernel (kernel/build)'
 	@echo '  vmlinux.h  regenerate include/$(ARCH)/vmlinux.h from that kernel'
+	@echo '  libbpf-patched  libbpf-patches/ on the libbpf apt serves: static,'
+	@echo '             cached, $(OUTPUT)/libbpf; and what tests/libbpf runs'
 	@echo '  install    install the tools into $$(DESTDIR)$$(SBINDIR)'
 	@echo '             (SBINDIR=$$(PREFIX)/sbin, PREFIX=$(PREFIX))'
 	@echo '  uninstall  remove what install installed'
@@ -146,6 +148,12 @@ check: $(DEPS_CHECK) check-unit
 kernel:
 	@if [ -x kernel/build ]; then kernel/build; \
 	else echo '  KERNEL  skipped: kernel/build does not exist yet'; fi
+
+# libbpf-patches/README.md; tests/libbpf/Makefile builds the test program
+# and the tools against it.
+libbpf-patched:
+	$(Q)libbpf-patches/build
+	$(Q)$(MAKE) --no-print-directory -C tests/libbpf V=$(V)
 
 vmlinux.h: kernel
 	$(call msg,GEN,include/$(ARCH)/vmlinux.h)
