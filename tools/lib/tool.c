@@ -26,26 +26,29 @@ static bool verbose;
 const char *argp_program_bug_address =
 	"https://github.com/schedbpf/schedbpf/issues";
 
+static void vreport(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", tool_name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void sched_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", tool_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void sched_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", tool_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(2);
 }
 
