@@ -8,7 +8,7 @@ tool=$BIN/no-preempt
 run "$tool" --help
 printf '%s\n' "$OUT" | grep -q -- "-m, --max-run=DURATION"
 ok $? "--help documents -m, --max-run=DURATION"
-printf '%s\n' "$OUT" | tr '\n' ' ' | grep -q "default 100ms).*SCHED_RR's default time *slice"
+printf '%s\n' "$OUT" | tr '\n' ' ' | grep -q "default 100ms).*SCHED_RR.s default time *slice"
 ok $? "--help gives the default and why"
 printf '%s\n' "$OUT" | grep -q "^EXAMPLES:"
 ok $? "--help has EXAMPLES"
