@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/kernel/lib.sh - TAP output and workload plumbing for the tests that
+# run inside the VM (kernel/vm-run) on the Scheduler BPF kernel.
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+T=$top/build/tests
+BPFTOOL=$top/build/kernel/bpftool
+CPU=1		# the workloads' CPU; the test scripts run on the other
+tap_n=0
+tap_failed=0
+pids=()
+
+plan() { echo "1..$1"; }
+diag() { echo "# $*"; }
+
+# ok DESCRIPTION COMMAND...: one test point, passing if COMMAND succeeds.
+ok() {
+	local desc=$1
+	shift
+	tap_n=$((tap_n + 1))
+	if "$@"; then
+		echo "ok $tap_n - $desc"
+	else
+		echo "not ok $tap_n - $desc"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+bail() { echo "Bail out! $*"; exit 1; }
+
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	pids=()
+}
+trap cleanup EXIT
+
+require_sched_kernel() {
+	[ "$(id -u)" -eq 0 ] || bail "must run as root (under kernel/vm-run)"
+	[ -x "$T/schedtest" ] || bail "$T/schedtest missing: run 'make kernel-tests'"
+	grep -q bpf_sched_cfs_check_preempt_tick /proc/kallsyms ||
+		bail "not the Scheduler BPF kernel: run under kernel/vm-run"
+	[ "$(nproc)" -ge 2 ] || bail "needs 2 CPUs"
+}
+
+# spawn VAR CMD...: start CMD pinned to $CPU in the background, its pid in VAR.
+spawn() {
+	local var=$1
+	shift
+	taskset -c "$CPU" "$@" >/dev/null 2>&1 &
+	pids+=($!)
+	printf -v "$var" %s $!
+}
+
+# spawn_in CGROUP VAR CMD...: likewise, inside CGROUP from its first
+# instruction.
+spawn_in() {
+	local cg=$1 var=$2
+	shift 2
+	sh -c 'cpu=$1; shift; echo $$ >"$0/cgroup.procs" && exec taskset -c "$cpu" "$@"' \
+		"$cg" "$CPU" "$@" >/dev/null 2>&1 &
+	pids+=($!)
+	printf -v "$var" %s $!
+}
+
+nvcsw() { awk '/^nonvoluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"; }
+
+# attach OUT ARGS...: run schedtest ARGS in the background, output in OUT,
+# and wait until its programs are attached.
+attach() {
+	local out=$1 i
+	shift
+	"$T/schedtest" "$@" >"$out" 2>&1 &
+	st_pid=$!
+	for i in $(seq 300); do
+		grep -q '^attached' "$out" && return 0
+		kill -0 "$st_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	diag "schedtest $* did not attach:"
+	sed 's/^/# /' "$out"
+	return 1
+}
+
+# detach: stop the schedtest started by attach and wait for its report.
+detach() {
+	kill -TERM "$st_pid" 2>/dev/null
+	wait "$st_pid"
+}
+
+# val OUT KEY: a key=value from schedtest's report.
+val() { sed -n "s/^$2=//p" "$1" | head -n 1; }

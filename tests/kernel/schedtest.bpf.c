@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Test programs for the Scheduler BPF kernel (the tests in tests/kernel).
+ *
+ * One program per hook. Each counts its calls, and returns cfg_ret_<hook>
+ * for the entities the test names (cfg_target[] for the tick; the pair
+ * cfg_wakee/cfg_curr for wakeups) and 0 for everything else, so a test
+ * can set the hook's return value and see what the scheduler does with it.
+ * The kfunc probe records what the sched-entity kfuncs say about the
+ * entities it sees on the tick. The fentry/fexit pair on
+ * check_preempt_wakeup() observes, independently of the hooks, whether a
+ * wakeup of cfg_wakee on a CPU running cfg_curr set TIF_NEED_RESCHED.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+extern u64 bpf_sched_entity_to_tgidpid(struct sched_entity *se) __ksym;
+extern u64 bpf_sched_entity_to_cgrpid(struct sched_entity *se) __ksym;
+extern long bpf_sched_entity_belongs_to_cgrp(struct sched_entity *se, u64 cgrpid) __ksym;
+
+#define NR_TARGETS 4
+#define NR_PROBES 4
+#define TIF_NEED_RESCHED 3 /* x86 */
+
+const volatile int cfg_ret_tick;
+const volatile int cfg_ret_wakeup;
+const volatile int cfg_ret_entity;
+const volatile __u32 cfg_target[NR_TARGETS];
+const volatile __u32 cfg_wakee;
+const volatile __u32 cfg_curr;
+const volatile __u64 cfg_probe_cgid[NR_PROBES];
+
+__u64 calls_tick, hits_tick;
+__u64 calls_wakeup, hits_wakeup;
+__u64 calls_entity, hits_entity;
+__u64 wakeups_seen, wakeups_preempting;
+
+struct kf_record {
+	u64 tgidpid;
+	u64 cgrpid;
+	long belongs[NR_PROBES];
+};
+
+/* key: tgidpid for a task, cgroup id | 1 << 63 for a group entity */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, u64);
+	__type(value, struct kf_record);
+} kf_seen SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u64);
+} resched_before SEC(".maps");
+
+static bool is_target(u32 tgid)
+{
+	for (int i = 0; i < NR_TARGETS; i++)
+		if (cfg_target[i] && cfg_target[i] == tgid)
+			return true;
+	return false;
+}
+
+static bool is_pair(u64 curr_id, u64 wakee_id)
+{
+	return curr_id != (u64)-1 && wakee_id != (u64)-1 &&
+	       curr_id >> 32 == cfg_curr && wakee_id >> 32 == cfg_wakee;
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(tick, struct sched_entity *curr, unsigned long delta_exec)
+{
+	u64 id = bpf_sched_entity_to_tgidpid(curr);
+
+	__sync_fetch_and_add(&calls_tick, 1);
+	if (id == (u64)-1 || !is_target(id >> 32))
+		return 0;
+	__sync_fetch_and_add(&hits_tick, 1);
+	return cfg_ret_tick;
+}
+
+SEC("sched/cfs_check_preempt_wakeup")
+int BPF_PROG(wakeup, struct task_struct *curr, struct task_struct *p)
+{
+	__sync_fetch_and_add(&calls_wakeup, 1);
+	if (curr->tgid != cfg_curr || p->tgid != cfg_wakee)
+		return 0;
+	__sync_fetch_and_add(&hits_wakeup, 1);
+	return cfg_ret_wakeup;
+}
+
+SEC("sched/cfs_wakeup_preempt_entity")
+int BPF_PROG(entity, struct sched_entity *curr, struct sched_entity *se)
+{
+	__sync_fetch_and_add(&calls_entity, 1);
+	if (!is_pair(bpf_sched_entity_to_tgidpid(curr), bpf_sched_entity_to_tgidpid(se)))
+		return 0;
+	__sync_fetch_and_add(&hits_entity, 1);
+	return cfg_ret_entity;
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(kfunc_probe, struct sched_entity *curr, unsigned long delta_exec)
+{
+	struct kf_record rec = {};
+	u64 key;
+
+	rec.tgidpid = bpf_sched_entity_to_tgidpid(curr);
+	rec.cgrpid = bpf_sched_entity_to_cgrpid(curr);
+	if (rec.tgidpid != (u64)-1) {
+		if (!is_target(rec.tgidpid >> 32))
+			return 0;
+		key = rec.tgidpid;
+	} else {
+		key = rec.cgrpid | 1ULL << 63;
+	}
+	for (int i = 0; i < NR_PROBES; i++)
+		rec.belongs[i] = cfg_probe_cgid[i] ?
+			bpf_sched_entity_belongs_to_cgrp(curr, cfg_probe_cgid[i]) : -1;
+	bpf_map_update_elem(&kf_seen, &key, &rec, BPF_ANY);
+	return 0;
+}
+
+static u64 need_resched(struct rq *rq)
+{
+	return rq->curr->thread_info.flags & (1UL << TIF_NEED_RESCHED);
+}
+
+SEC("fentry/check_preempt_wakeup")
+int BPF_PROG(cpw_enter, struct rq *rq, struct task_struct *p, int wake_flags)
+{
+	u32 zero = 0;
+	u64 *before = bpf_map_lookup_elem(&resched_before, &zero);
+
+	if (before)
+		*before = need_resched(rq);
+	return 0;
+}
+
+SEC("fexit/check_preempt_wakeup")
+int BPF_PROG(cpw_exit, struct rq *rq, struct task_struct *p, int wake_flags)
+{
+	u32 zero = 0;
+	u64 *before = bpf_map_lookup_elem(&resched_before, &zero);
+
+	if (!before || *before || rq->curr->tgid != cfg_curr || p->tgid != cfg_wakee)
+		return 0;
+	__sync_fetch_and_add(&wakeups_seen, 1);
+	if (need_resched(rq))
+		__sync_fetch_and_add(&wakeups_preempting, 1);
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";
