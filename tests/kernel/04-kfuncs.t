@@ -1,25 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The sched-entity kfuncs, seen from the tick hook with CPU-bound tasks in
-# /kt1/kt2 (cpu controller on, so kt1 and kt2 have group entities), in /kt1
-# and in the root cgroup, all on one CPU so every level has competition.
+# /kt1/kt2 and /kt1/kt3 (cpu controller on, so kt1, kt2 and kt3 have group
+# entities) and in the root cgroup, all on one CPU so every level has
+# competition. (kt1 itself can hold no task: cgroup v2 keeps processes out
+# of a cgroup that has controllers enabled for its children.)
 . "$(dirname "$0")/lib.sh"
 require_sched_kernel
 plan 12
 
 cg=/sys/fs/cgroup
 out=$(mktemp)
-mkdir -p $cg/kt1/kt2 $cg/kt_other
+mkdir -p $cg/kt1/kt2 $cg/kt1/kt3 $cg/kt_other
 echo +cpu >$cg/kt1/cgroup.subtree_control
-remove_cgroups() { cleanup; rmdir $cg/kt1/kt2 $cg/kt1 $cg/kt_other 2>/dev/null; }
+remove_cgroups() { cleanup; rmdir $cg/kt1/kt2 $cg/kt1/kt3 $cg/kt1 $cg/kt_other 2>/dev/null; }
 trap remove_cgroups EXIT
 
 ino() { stat -c %i "$1"; }
-root=$(ino $cg) kt1=$(ino $cg/kt1) kt2=$(ino $cg/kt2 2>/dev/null || ino $cg/kt1/kt2) other=$(ino $cg/kt_other)
+root=$(ino $cg) kt1=$(ino $cg/kt1) kt2=$(ino $cg/kt1/kt2) other=$(ino $cg/kt_other)
 
 spawn_in $cg/kt1/kt2 a "$T/hog"
 spawn_in $cg/kt1/kt2 a2 "$T/hog"
-spawn_in $cg/kt1 c "$T/hog"
+spawn_in $cg/kt1/kt3 c "$T/hog"
 spawn d "$T/hog"
 sleep 0.5
 

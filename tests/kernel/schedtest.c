@@ -92,14 +92,27 @@ static __u64 run_cnt(struct bpf_program *prog)
 	return info.run_cnt;
 }
 
+static __u64 misses(struct bpf_program *prog)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+		return ~0ULL;
+	return info.recursion_misses;
+}
+
 static void print_counters(struct schedtest_bpf *skel, const char *sfx)
 {
 	struct bpf_program *prog;
 
 	bpf_object__for_each_program(prog, skel->obj)
-		if (bpf_program__autoload(prog))
+		if (bpf_program__autoload(prog)) {
 			printf("%s.run_cnt%s=%llu\n", bpf_program__name(prog), sfx,
 			       (unsigned long long)run_cnt(prog));
+			printf("%s.misses%s=%llu\n", bpf_program__name(prog), sfx,
+			       (unsigned long long)misses(prog));
+		}
 #define P(x) printf(#x "%s=%llu\n", sfx, (unsigned long long)skel->bss->x)
 	P(calls_tick);
 	P(hits_tick);
@@ -231,7 +244,14 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	sigwait(&set, &sig);
 
-	/* Counters as of the detach: nothing may be added to them later. */
+	/*
+	 * Counters as of the detach: nothing may be added to them later.
+	 * The observers go first: once a hook is gone, they would count
+	 * wakeups that it no longer decides.
+	 */
+	bpf_link__destroy(skel->links.cpw_enter);
+	bpf_link__destroy(skel->links.cpw_exit);
+	skel->links.cpw_enter = skel->links.cpw_exit = NULL;
 	schedtest_bpf__detach(skel);
 	print_counters(skel, "");
 	print_kfuncs(skel);

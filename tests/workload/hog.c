@@ -1,48 +1,159 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * hog - a CPU-bound task: spins until killed or until --seconds pass.
+ * hog - a CPU-bound task: spins until killed or until SECONDS pass.
  * Tests pin it next to another task and watch how often it is preempted.
+ *
+ * With --runs it also measures its own run lengths: it reads the clock as
+ * it spins, and a gap longer than --gap-us between two reads means it was
+ * switched out, so the time between gaps is one run on the CPU. At the end
+ * (SECONDS, or SIGTERM/SIGINT) it prints their percentiles.
  */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static double now(void)
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+static long long now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void usage(void)
+{
+	printf("Usage: hog [--runs] [--gap-us US] [SECONDS]\n"
+	       "Spin on the CPU for SECONDS (default: until killed).\n"
+	       "  --runs       measure run lengths on the CPU: a gap over --gap-us\n"
+	       "               between two clock reads ends a run. At the end\n"
+	       "               (SECONDS, SIGTERM or SIGINT) print\n"
+	       "               runs=N p10_us=X p50_us=X p90_us=X max_us=X\n"
+	       "               (the first and the last, partial, run left out)\n"
+	       "  --gap-us US  gap that counts as a switch (default 500)\n");
+}
+
+/* Spins, recording runs into *lens; returns how many. */
+static size_t spin_runs(long long end, long long gap_ns, long long **lens)
+{
+	size_t n = 0, cap = 4096;
+	long long start, last, t;
+	int first = 1;
+
+	*lens = malloc(cap * sizeof(**lens));
+	if (!*lens) {
+		perror("hog: malloc");
+		exit(1);
+	}
+	start = last = now_ns();
+	while (!stop && (!end || last < end)) {
+		t = now_ns();
+		if (t - last > gap_ns) {
+			if (!first) {
+				if (n == cap) {
+					cap *= 2;
+					*lens = realloc(*lens, cap * sizeof(**lens));
+					if (!*lens) {
+						perror("hog: realloc");
+						exit(1);
+					}
+				}
+				(*lens)[n++] = last - start;
+			}
+			first = 0;
+			start = t;
+		}
+		last = t;
+	}
+	return n;
 }
 
 int main(int argc, char **argv)
 {
-	double seconds = 0, end;
-	char *endp;
+	static const struct option opts[] = {
+		{ "runs", no_argument, NULL, 'r' },
+		{ "gap-us", required_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	double seconds = 0;
+	long long end = 0, gap_us = 500, *lens;
 	volatile unsigned long spins = 0;
+	int runs = 0, c;
+	char *endp;
+	size_t n;
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("Usage: hog [SECONDS]\n"
-		       "Spin on the CPU for SECONDS (default: until killed).\n");
-		return 0;
-	}
-	if (argc > 2) {
-		fprintf(stderr, "hog: too many arguments (see hog --help)\n");
-		return 2;
-	}
-	if (argc == 2) {
-		seconds = strtod(argv[1], &endp);
-		if (*argv[1] == '\0' || *endp || seconds <= 0) {
-			fprintf(stderr, "hog: invalid SECONDS '%s'\n", argv[1]);
+	while ((c = getopt_long(argc, argv, "rg:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			runs = 1;
+			break;
+		case 'g':
+			errno = 0;
+			gap_us = strtoll(optarg, &endp, 10);
+			if (errno || endp == optarg || *endp || gap_us < 1 ||
+			    gap_us > 1000000) {
+				fprintf(stderr, "hog: --gap-us: invalid value '%s' (1..1000000)\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			fprintf(stderr, "hog: see hog --help\n");
 			return 2;
 		}
 	}
-	end = now() + seconds;
-	for (;;) {
-		for (int i = 0; i < 1000000; i++)
-			spins++;
-		if (seconds > 0 && now() >= end)
-			return 0;
+	if (argc - optind > 1) {
+		fprintf(stderr, "hog: too many arguments (see hog --help)\n");
+		return 2;
 	}
+	if (argc - optind == 1) {
+		seconds = strtod(argv[optind], &endp);
+		if (*argv[optind] == '\0' || *endp || seconds <= 0) {
+			fprintf(stderr, "hog: invalid SECONDS '%s'\n", argv[optind]);
+			return 2;
+		}
+		end = now_ns() + (long long)(seconds * 1e9);
+	}
+	if (!runs) {
+		for (;;) {
+			for (int i = 0; i < 1000000; i++)
+				spins++;
+			if (end && now_ns() >= end)
+				return 0;
+		}
+	}
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	n = spin_runs(end, gap_us * 1000, &lens);
+	if (!n) {
+		printf("runs=0\n");
+		return 0;
+	}
+	qsort(lens, n, sizeof(*lens), cmp);
+	printf("runs=%zu p10_us=%lld p50_us=%lld p90_us=%lld max_us=%lld\n", n,
+	       lens[n / 10] / 1000, lens[n / 2] / 1000, lens[n * 9 / 10] / 1000,
+	       lens[n - 1] / 1000);
+	fflush(stdout);
+	return 0;
 }
