@@ -82,24 +82,14 @@ static int reject(const char *license, const char *func)
 	return 0;
 }
 
-static __u64 run_cnt(struct bpf_program *prog)
+static struct bpf_prog_info prog_info(struct bpf_program *prog)
 {
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
 
 	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
-		return ~0ULL;
-	return info.run_cnt;
-}
-
-static __u64 misses(struct bpf_program *prog)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
-		return ~0ULL;
-	return info.recursion_misses;
+		info.run_cnt = info.recursion_misses = ~0ULL;
+	return info;
 }
 
 static void print_counters(struct schedtest_bpf *skel, const char *sfx)
@@ -108,10 +98,12 @@ static void print_counters(struct schedtest_bpf *skel, const char *sfx)
 
 	bpf_object__for_each_program(prog, skel->obj)
 		if (bpf_program__autoload(prog)) {
+			struct bpf_prog_info info = prog_info(prog);
+
 			printf("%s.run_cnt%s=%llu\n", bpf_program__name(prog), sfx,
-			       (unsigned long long)run_cnt(prog));
+			       (unsigned long long)info.run_cnt);
 			printf("%s.misses%s=%llu\n", bpf_program__name(prog), sfx,
-			       (unsigned long long)misses(prog));
+			       (unsigned long long)info.recursion_misses);
 		}
 #define P(x) printf(#x "%s=%llu\n", sfx, (unsigned long long)skel->bss->x)
 	P(calls_tick);
