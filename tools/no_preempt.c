@@ -64,6 +64,11 @@ static const enum schedbpf_stat columns[] = {
 	STAT_BOUNDED,		STAT_PREEMPTIONS,
 };
 
+static void setup(struct no_preempt_bpf *skel)
+{
+	skel->rodata->cfg_max_run_ns = env.max_run_ns;
+}
+
 int main(int argc, char **argv)
 {
 	struct sched_tool tool = {
@@ -73,26 +78,6 @@ int main(int argc, char **argv)
 		.parser = parse_opt,
 		.columns = { columns, sizeof(columns) / sizeof(columns[0]) },
 	};
-	struct no_preempt_bpf *skel = NULL;
-	int status;
 
-	sched_tool_parse(&tool, argc, argv);
-	status = sched_tool_init(&tool);
-	if (status)
-		goto out;
-	skel = no_preempt_bpf__open();
-	if (!skel) {
-		sched_err("opening BPF object: %m");
-		status = 1;
-		goto out;
-	}
-	skel->rodata->cfg_common = sched_tool_cfg(&tool);
-	skel->rodata->cfg_max_run_ns = env.max_run_ns;
-	status = sched_tool_load(&tool, skel->skeleton);
-	if (!status)
-		status = sched_tool_run(&tool, skel->skeleton);
-out:
-	no_preempt_bpf__destroy(skel);
-	sched_tool_fini(&tool);
-	return status;
+	return SCHED_TOOL_MAIN(&tool, argc, argv, no_preempt, setup);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The life of a schedbpf tool, shared by all of them. A tool's main() reads:
+ * The life of a schedbpf tool, shared by all of them:
  *
  *	sched_tool_parse(&tool, argc, argv);     common + tool options
  *	sched_tool_init(&tool);                  BTF, sched/ handler
@@ -12,6 +12,7 @@
  *	X_bpf__destroy(skel);                    detaches
  *	sched_tool_fini(&tool);
  *
+ * which SCHED_TOOL_MAIN() below is, for every tool's main().
  * Errors are printed here, one line "TOOL: what failed: why"; the functions
  * return 0 or the exit status (1 runtime failure, 2 bad usage, 126/127 for
  * a command that cannot run). Usage errors found while parsing exit at once.
@@ -94,5 +95,42 @@ struct schedbpf_cfg sched_tool_cfg(const struct sched_tool *t);
 int sched_tool_load(struct sched_tool *t, struct bpf_object_skeleton *s);
 int sched_tool_run(struct sched_tool *t, struct bpf_object_skeleton *s);
 void sched_tool_fini(struct sched_tool *t);
+
+/* In a tool's argp parser: the common options parsed so far. */
+static inline const struct sched_opts *sched_state_opts(struct argp_state *s)
+{
+	return &((struct sched_tool *)s->input)->opts;
+}
+
+/*
+ * The whole of a tool's main() after it has filled its struct sched_tool:
+ * the life above, with the skeleton PREFIX_bpf, SETUP(skel) filling the
+ * tool's own cfg_* knobs. Evaluates to the exit status.
+ */
+#define SCHED_TOOL_MAIN(t, argc, argv, prefix, setup)                    \
+	({                                                               \
+		struct prefix##_bpf *skel_ = NULL;                       \
+		int status_;                                             \
+                                                                         \
+		sched_tool_parse((t), (argc), (argv));                   \
+		status_ = sched_tool_init(t);                            \
+		if (!status_) {                                          \
+			skel_ = prefix##_bpf__open();                    \
+			if (!skel_) {                                    \
+				sched_err("opening BPF object: %m");     \
+				status_ = 1;                             \
+			}                                                \
+		}                                                        \
+		if (!status_) {                                          \
+			skel_->rodata->cfg_common = sched_tool_cfg(t);   \
+			setup(skel_);                                    \
+			status_ = sched_tool_load((t), skel_->skeleton); \
+		}                                                        \
+		if (!status_)                                            \
+			status_ = sched_tool_run((t), skel_->skeleton);  \
+		prefix##_bpf__destroy(skel_);                            \
+		sched_tool_fini(t);                                      \
+		status_;                                                 \
+	})
 
 #endif /* SCHEDBPF_TOOL_H */

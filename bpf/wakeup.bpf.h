@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Wakeup preemption across a boundary, shared by the policies that let one
+ * side's wakeups preempt the other (boost-wakeup, cgroup-isolate
+ * --preempt-outsiders) or keep them from doing so (cgroup-isolate).
+ *
+ * "Inside" is se_is_target(). The wakeup hook sees tasks; the entity hook
+ * sees the entities CFS compares, which are on the same cfs_rq but may be
+ * group entities: a group entity is inside when its cgroup is a -c cgroup
+ * or below one, so -c targets are recognised at every level, -p and the
+ * wrapped command's tree at the task level.
+ *
+ * The lead guard: forcing a wakeup preemption hands the CPU to the wakee
+ * whatever its vruntime, so a target that wakes constantly could take the
+ * CPU from the running task indefinitely. cfg_max_lead_ns bounds that: a
+ * wakee is forced in only while its vruntime is less than cfg_max_lead_ns
+ * ahead of the running entity's, both compared on the cfs_rq where their
+ * hierarchies meet (as CFS itself compares them). Once a target has run
+ * that far past its fair share, its wakeups go back to CFS's own rule,
+ * which never lets an entity ahead in vruntime preempt; the CPU is shared
+ * fairly again, up to that lead. Counted in STAT_BOUNDED.
+ */
+#ifndef SCHEDBPF_WAKEUP_BPF_H
+#define SCHEDBPF_WAKEUP_BPF_H
+
+#include "target.bpf.h"
+
+/* No guard: cgroup-isolate's outsiders may be kept waiting by any lead. */
+#define LEAD_UNBOUNDED ((u64)-1)
+
+/*
+ * Walks a and b up to the entities of theirs that share a cfs_rq, as
+ * find_matching_se() does. False if none is found within SE_MAX_DEPTH.
+ */
+static __always_inline bool match_ses(struct sched_entity **a,
+				      struct sched_entity **b)
+{
+	struct sched_entity *x = *a, *y = *b;
+	int i;
+
+	if (!bpf_core_field_exists(x->cfs_rq))
+		return true;
+	for (i = 0; i < 2 * SE_MAX_DEPTH && x && y; i++) {
+		if (x->depth > y->depth)
+			x = x->parent;
+		else if (y->depth > x->depth)
+			y = y->parent;
+		else
+			break;
+	}
+	for (i = 0; i < SE_MAX_DEPTH && x && y; i++) {
+		if (x->cfs_rq == y->cfs_rq) {
+			*a = x;
+			*b = y;
+			return true;
+		}
+		x = x->parent;
+		y = y->parent;
+	}
+	return false;
+}
+
+/*
+ * May wakee be forced in ahead of curr? Both are entities on the same
+ * cfs_rq, or anywhere in the hierarchy when matched is false.
+ */
+static __always_inline bool within_lead(struct sched_entity *curr,
+					struct sched_entity *wakee,
+					bool matched, u64 max_lead_ns)
+{
+	if (max_lead_ns == LEAD_UNBOUNDED)
+		return true;
+	if (!matched && !match_ses(&curr, &wakee))
+		return false;
+	return (s64)(wakee->vruntime - curr->vruntime) < (s64)max_lead_ns;
+}
+
+/*
+ * The verdict for a wakeup of wakee while curr runs, the hook's counters
+ * starting at calls (then targets, suppressed, forced, as in schedbpf.h).
+ * curr is the entity CFS compares the wakee with, running the task that
+ * would be preempted (found with running_se() from a group entity):
+ * - an inside wakee and an outside curr: force (boost) if boost is set and
+ *   the lead guard allows;
+ * - an outside wakee and an inside curr: suppress if shield is set;
+ * - otherwise, or on the same side: CFS decides.
+ * "targets" counts the calls where exactly one of the two is inside.
+ */
+static __always_inline int cross_wakeup(struct sched_entity *curr,
+					struct sched_entity *running,
+					struct sched_entity *wakee,
+					bool matched, bool boost, bool shield,
+					u64 max_lead_ns,
+					enum schedbpf_stat calls)
+{
+	bool curr_in, wakee_in;
+
+	stat_inc(calls);
+	curr_in = se_is_target(running);
+	wakee_in = se_is_target(wakee);
+	if (curr_in == wakee_in)
+		return SCHED_DEFAULT;
+	stat_inc(calls + 1);
+	if (wakee_in && boost) {
+		if (!within_lead(curr, wakee, matched, max_lead_ns)) {
+			stat_inc(STAT_BOUNDED);
+			return SCHED_DEFAULT;
+		}
+		stat_inc(calls + 3);
+		return verdict(SCHED_FORCE);
+	}
+	if (curr_in && shield) {
+		stat_inc(calls + 2);
+		return verdict(SCHED_SUPPRESS);
+	}
+	return SCHED_DEFAULT;
+}
+
+/* The two hooks for a policy: cross_wakeup() with its own knobs. */
+#define CROSS_WAKEUP_HOOKS(prefix, boost, shield, max_lead_ns)                 \
+	SEC("sched/cfs_check_preempt_wakeup")                                  \
+	int BPF_PROG(prefix##_wakeup, struct task_struct *curr,                \
+		     struct task_struct *p)                                    \
+	{                                                                      \
+		return cross_wakeup(&curr->se, &curr->se, &p->se, false,       \
+				    (boost), (shield), (max_lead_ns),          \
+				    STAT_WAKEUP_CALLS);                        \
+	}                                                                      \
+                                                                               \
+	SEC("sched/cfs_wakeup_preempt_entity")                                 \
+	int BPF_PROG(prefix##_entity, struct sched_entity *curr,               \
+		     struct sched_entity *se)                                  \
+	{                                                                      \
+		return cross_wakeup(curr, running_se(curr), se, true, (boost), \
+				    (shield), (max_lead_ns),                   \
+				    STAT_ENTITY_CALLS);                        \
+	}
+
+#endif /* SCHEDBPF_WAKEUP_BPF_H */
