@@ -19,6 +19,13 @@ ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+# where each shell looks for completions (bash-completion loads a file
+# named after the command; zsh autoloads _NAME from site-functions)
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 DESTDIR ?=
 INSTALL ?= install
 
@@ -33,6 +40,8 @@ BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) \
 TOOLS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
 TOOL_BINS := $(addprefix $(BIN)/,$(subst _,-,$(TOOLS)))
 LIB_OBJS := $(patsubst tools/lib/%.c,$(OBJ)/lib/%.o,$(wildcard tools/lib/*.c))
+# man/NAME.8.in, with the pages' shared parts from man/common/ included
+MAN_PAGES := $(patsubst man/%.8.in,$(OUTPUT)/man/%.8,$(wildcard man/*.8.in))
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(TESTBIN)/%,$(wildcard tests/unit/*.c))
 
 # Quiet unless V=1.
@@ -47,14 +56,15 @@ endif
 # Debian packages the build and the tests need; `make deps` installs what is
 # missing. Skip it with NO_DEPS=1 (other distributions, or no root).
 DEPS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
-	gcc libc6-dev make perl jq qemu-system-x86
+	gcc libc6-dev make perl jq qemu-system-x86 \
+	zsh fish man-db groff-base bash-completion
 DEPS_CHECK := $(if $(NO_DEPS),,deps)
 
 .DEFAULT_GOAL := all
 .PHONY: all deps help install uninstall clean check check-unit demo \
 	kernel vmlinux.h format libbpf-patched
 
-all: $(TOOL_BINS)
+all: $(TOOL_BINS) $(MAN_PAGES)
 
 help:
 	@echo 'Targets:'
@@ -67,8 +77,10 @@ help:
 	@echo '  vmlinux.h  regenerate include/$(ARCH)/vmlinux.h from that kernel'
 	@echo '  libbpf-patched  libbpf-patches/ on the libbpf apt serves: static,'
 	@echo '             cached, $(OUTPUT)/libbpf; and what tests/libbpf runs'
-	@echo '  install    install the tools into $$(DESTDIR)$$(SBINDIR)'
-	@echo '             (SBINDIR=$$(PREFIX)/sbin, PREFIX=$(PREFIX))'
+	@echo '  install    install the tools into $$(DESTDIR)$$(SBINDIR), their man'
+	@echo '             pages and bash, zsh and fish completions under $$(DATADIR)'
+	@echo '             (SBINDIR=$$(PREFIX)/sbin, DATADIR=$$(PREFIX)/share,'
+	@echo '             PREFIX=$(PREFIX))'
 	@echo '  uninstall  remove what install installed'
 	@echo '  format     clang-format the C sources in place'
 	@echo '  clean      remove what all built (not the kernel in $(OUTPUT)/kernel)'
@@ -91,7 +103,7 @@ deps:
 			--no-install-recommends $$missing; \
 	fi
 
-$(BIN) $(OBJ)/lib $(BPFOBJ) $(SKEL) $(TESTBIN):
+$(BIN) $(OBJ)/lib $(BPFOBJ) $(SKEL) $(TESTBIN) $(OUTPUT)/man:
 	$(Q)mkdir -p $@
 
 # BPF objects: CO-RE against include/<arch>/vmlinux.h.
@@ -112,6 +124,12 @@ $(OBJ)/%.o: tools/%.c $(SKEL)/%.skel.h | $(OBJ)/lib $(DEPS_CHECK)
 $(OBJ)/lib/%.o: tools/lib/%.c | $(OBJ)/lib $(DEPS_CHECK)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
+
+$(OUTPUT)/man/%.8: man/%.8.in $(wildcard man/common/*.roff) | $(OUTPUT)/man
+	$(call msg,MAN,$@)
+	$(Q)awk '/^\.\\" @include .*@$$/ { f = $$3; sub(/@$$/, "", f); \
+		while ((getline l < ("man/common/" f)) > 0) print l; next } 1' \
+		$< > $@.tmp && mv $@.tmp $@
 
 define tool_rule
 $(BIN)/$(subst _,-,$(1)): $(OBJ)/$(1).o $(LIB_OBJS) | $(BIN)
@@ -167,18 +185,32 @@ demo: all
 	kernel/vm-run --timeout 1200 -- bench/demo.sh
 
 install: all
-	$(INSTALL) -d $(DESTDIR)$(SBINDIR)
+	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(FISHCOMPDIR)
 	$(INSTALL) -m 0755 $(TOOL_BINS) $(DESTDIR)$(SBINDIR)/
+	$(INSTALL) -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 0644 completions/_schedbpf $(DESTDIR)$(ZSHCOMPDIR)/
+	for t in $(notdir $(TOOL_BINS)); do \
+		$(INSTALL) -m 0644 completions/schedbpf.bash \
+			$(DESTDIR)$(BASHCOMPDIR)/$$t && \
+		$(INSTALL) -m 0644 completions/schedbpf.fish \
+			$(DESTDIR)$(FISHCOMPDIR)/$$t.fish || exit; \
+	done
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(SBINDIR)/,$(notdir $(TOOL_BINS)))
+	rm -f $(addprefix $(DESTDIR)$(SBINDIR)/,$(notdir $(TOOL_BINS))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MAN_PAGES))) \
+		$(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(notdir $(TOOL_BINS))) \
+		$(patsubst %,$(DESTDIR)$(FISHCOMPDIR)/%.fish,$(notdir $(TOOL_BINS))) \
+		$(DESTDIR)$(ZSHCOMPDIR)/_schedbpf
 
 format:
 	clang-format -i tools/*.c tools/lib/*.[ch] tests/unit/*.c include/schedbpf.h
 
 # build/kernel is the kernel's cache (kernel/build), not ours to remove.
 clean:
-	rm -rf $(BIN) $(OBJ) $(BPFOBJ) $(SKEL) $(TESTBIN)
+	rm -rf $(BIN) $(OBJ) $(BPFOBJ) $(SKEL) $(TESTBIN) $(OUTPUT)/man
 
 # Generated skeletons must not be deleted as intermediates.
 .SECONDARY:

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# fish completion for the schedbpf tools: no-preempt, boost-wakeup,
+# slice-extend, cgroup-isolate. One file for all four; `make install` puts
+# a copy under each tool's name, where fish looks.
+
+function __schedbpf_cgroups
+    set -l mnt (awk '{ for (i = 1; i <= NF; i++) if ($i == "-") break;
+        if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
+    test -n "$mnt"; or return
+    set -l cur (commandline -ct)
+    if string match -q -- '/*' $cur
+        __fish_complete_directories $cur
+    else
+        for d in $mnt/$cur*/
+            string replace -- "$mnt/" '' $d
+        end
+    end
+end
+
+set -l __schedbpf_durations 100us 1ms 10ms 20ms 100ms 1s 10s 1m
+for cmd in no-preempt boost-wakeup slice-extend cgroup-isolate
+    complete -c $cmd -f
+    complete -c $cmd -s c -l cgroup -x -a '(__schedbpf_cgroups)' -d 'Tasks in this cgroup2 directory or below'
+    complete -c $cmd -s p -l pid -x -a '(__fish_complete_pids)' -d 'Every thread of process PID'
+    complete -c $cmd -s a -l all -d 'Every task'
+    complete -c $cmd -s i -l interval -x -a "$__schedbpf_durations" -d 'Print counters every DURATION'
+    complete -c $cmd -s d -l duration -x -a "$__schedbpf_durations" -d 'Stop after DURATION'
+    complete -c $cmd -s j -l json -d 'One JSON object per line'
+    complete -c $cmd -s n -l dry-run -d 'Count what the policy would do; CFS decides'
+    complete -c $cmd -s v -l verbose -d "Show libbpf's debug output"
+    complete -c $cmd -s '?' -l help -d 'Give the help list'
+    complete -c $cmd -l usage -d 'Give a short usage message'
+    complete -c $cmd -s V -l version -d 'Print the program version'
+end
+complete -c no-preempt -s m -l max-run -x -a "$__schedbpf_durations" -d 'Longest continuous run with preemption suppressed'
+complete -c boost-wakeup -s l -l max-lead -x -a "$__schedbpf_durations" -d 'Boost only while less than DURATION ahead in vruntime'
+complete -c slice-extend -s s -l slice -x -a "$__schedbpf_durations" -d 'Least a target runs before the tick may preempt it'
+complete -c cgroup-isolate -s o -l preempt-outsiders -d "Insiders' wakeups preempt outsiders"
+# after --: the wrapped command and its arguments
+for cmd in no-preempt boost-wakeup slice-extend cgroup-isolate
+    complete -c $cmd -n 'contains -- -- (commandline -opc)' -x -a '(__fish_complete_subcommand)'
+end
