@@ -103,3 +103,90 @@ measure() {
 	TOOL_CPU_PCT=$(awk -v t=$((t1 - t0)) -v s="$secs" -v hz="$hz" \
 		'BEGIN { printf "%.1f", t * 100 / (s * hz) }')
 }
+
+# --- shared by every tool's test ------------------------------------------
+
+# in_cgroup CG CMD [ARG...]: CMD inside $CGROOT/CG from its first
+# instruction, pinned to CPU 1 (after the move: joining a cgroup resets
+# the affinity to its cpuset). It replaces the calling shell, keeping its
+# pid: call it in a subshell, $(in_cgroup ...) or in_cgroup ... &.
+in_cgroup() {
+	local cg=$CGROOT/$1
+
+	shift
+	exec bash -c 'echo $$ >"$0/cgroup.procs" && exec taskset -c 1 "$@"' "$cg" "$@"
+}
+
+# start_tool JSON CMD...: the tool CMD in the background, its stdout into
+# JSON; returns once its programs are attached. stop_tool: SIGINT, then
+# TOOL_STATUS is its exit status.
+start_tool() {
+	local json=$1
+
+	shift
+	"$@" >"$json" &
+	TOOL_PID=$!
+	wait_attached
+	# loaded is not yet attached: give attach_all() a moment
+	sleep 0.5
+}
+stop_tool() {
+	kill -INT "$TOOL_PID"
+	wait "$TOOL_PID"
+	TOOL_STATUS=$?
+}
+
+# summary JSON FILTER: jq FILTER on the tool's summary (its last line).
+summary() { jq -s -r ".[-1] | $2" "$1"; }
+
+# kv LINE KEY: the value of KEY=value in a workload's report line.
+kv() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+# bad NAME WANT TEXT CMD...: CMD fails with status WANT and one line on
+# stderr, "NAME: ...TEXT...".
+bad() {
+	local name=$1 want=$2 text=$3
+
+	shift 3
+	run "$@"
+	one_line_error "$want" "$name" "$text"
+	ok $? "$(basename "$1") ${*:2}: exit $want, '$text'"
+	[ "$STATUS" -eq "$want" ] || diag "status $STATUS" "$ERR"
+}
+
+# common_bad_input NAME CG: the bad input every tool rejects, with -c CG
+# where a target is needed.
+common_bad_input() {
+	local name=$1 cg=$2 tool=$BIN/$1
+
+	bad "$name" 2 "No such file or directory" "$tool" -c schedbpf-no-such-cgroup
+	bad "$name" 2 "not on cgroup2" "$tool" -c /tmp
+	bad "$name" 2 "not a directory" "$tool" -c "$cg/cgroup.procs"
+	bad "$name" 2 "no such process" "$tool" -c "$cg" -p 4194304
+	bad "$name" 2 "invalid --pid 'x1'" "$tool" -c "$cg" -p x1
+	bad "$name" 2 "invalid --interval '1'" "$tool" -c "$cg" -i 1
+	bad "$name" 2 "invalid --duration '-1s'" "$tool" -c "$cg" -d -1s
+	bad "$name" 2 "unknown option" "$tool" -c "$cg" --bogus
+	bad "$name" 2 "no command after '--'" "$tool" -c "$cg" --
+	bad "$name" 127 "command not found" "$tool" -c "$cg" -- schedbpf-no-such-command
+	bad "$name" 2 "no target" "$tool"
+	bad "$name" 1 "Operation not permitted" \
+		setpriv --reuid=nobody --regid=nogroup --clear-groups "$tool" -c "$cg"
+}
+
+# common_lifecycle NAME CG: wraps a command (its status is the tool's),
+# SIGINT detaches everything.
+common_lifecycle() {
+	local name=$1 cg=$2 tool=$BIN/$1
+
+	run "$tool" -c "$cg" -- sh -c 'exit 7'
+	ok $((STATUS != 7)) "$name -c CG -- sh -c 'exit 7' exits 7 ($STATUS)"
+	run "$tool" -j -c "$cg" -- cat /proc/self/cgroup
+	printf '%s\n' "$OUT" | grep -qx "0::/$cg"
+	ok $? "$name: the command runs in CG"
+	start_tool /dev/null "$tool" -c "$cg"
+	stop_tool
+	ok $TOOL_STATUS "$name: SIGINT, exit 0"
+	no_programs_left
+	ok $? "$name: nothing attached after SIGINT"
+}

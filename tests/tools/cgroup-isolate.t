@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# cgroup-isolate in the VM, each part against --dry-run in the same boot:
+# - an insider running 500 us every 2 ms and an outsider waking every 1 ms,
+#   both on CPU 1: how often the outsider's wakeups preempt the insider,
+#   from the insider's nonvoluntary_ctxt_switches and the tool's counters;
+# - --preempt-outsiders: an insider waking every 1 ms next to a CPU-bound
+#   outsider: its wakeup-to-run latency.
+# Then the command wrapping, signals and bad input.
+. "$(dirname "$0")/lib.sh"
+require_vm
+
+CI=$BIN/cgroup-isolate
+WAKER=$ROOT/build/tests/waker
+CG=schedbpf-ci-$$
+new_cgroup "$CG"
+
+# --- outsiders never preempt insiders -------------------------------------
+# Both run before the tool attaches, so the window sees only the steady
+# state; nivcsw is read from attach to just before detach.
+shield() {
+	taskset -c 1 "$WAKER" --seconds 8 --period-us 1000 --run-us 50 >/dev/null &
+	out=$!
+	in_cgroup "$CG" "$WAKER" --seconds 8 --period-us 2000 \
+		--run-us 500 >/dev/null &
+	ins=$!
+	sleep 1
+	start_tool "$TAP_TMP/$1.json" "$CI" -j -c "$CG" "${@:2}"
+	n0=$(nivcsw $ins)
+	sleep 3
+	N=$(($(nivcsw $ins) - n0))
+	stop_tool
+	kill $out $ins 2>/dev/null
+	wait $out $ins 2>/dev/null
+}
+shield sdry --dry-run
+sdry_status=$TOOL_STATUS sdry_n=$N
+shield spol
+ok $sdry_status "--dry-run: exit 0 after SIGINT"
+ok $TOOL_STATUS "policy: exit 0 after SIGINT"
+cnt() { summary "$TAP_TMP/$1.json" '"preemptions \(.preemptions), wakeup_suppressed \(.wakeup_suppressed)"'; }
+diag "insider's nonvoluntary_ctxt_switches in 3 s: --dry-run $sdry_n, cgroup-isolate $N" \
+	"tool's counters: --dry-run $(cnt sdry); cgroup-isolate $(cnt spol)"
+[ "$sdry_n" -gt 20 ]
+ok $? "--dry-run: outsiders' wakeups preempt the insider ($sdry_n)"
+summary "$TAP_TMP/sdry.json" '.dry_run and .wakeup_suppressed > 20 and .preemptions > 20' |
+	grep -qx true
+ok $? "--dry-run: the tool counts those preemptions and what it would suppress"
+[ "$N" -eq 0 ]
+ok $? "cgroup-isolate: the insider is never preempted ($N)"
+summary "$TAP_TMP/spol.json" '.wakeup_suppressed > 100 and .preemptions == 0' |
+	grep -qx true
+ok $? "cgroup-isolate: the tool's counters agree (suppressed, 0 preemptions)"
+
+# --- --preempt-outsiders ----------------------------------------------------
+taskset -c 1 "$HOG" &
+hog=$!
+boost() {
+	start_tool "$TAP_TMP/$1.json" "$CI" -j -o -c "$CG" "${@:2}"
+	W=$(in_cgroup "$CG" "$WAKER" --seconds 3 --run-us 200)
+	stop_tool
+}
+# as in boost-wakeup.t: CFS tuned for throughput, so it does not preempt
+GRAN=/sys/kernel/debug/sched/wakeup_granularity_ns
+old_gran=$(cat "$GRAN")
+echo 15000000 >"$GRAN"
+boost bdry --dry-run
+bdry_w=$W
+boost bpol
+echo "$old_gran" >"$GRAN"
+kill $hog
+wait $hog 2>/dev/null
+lat() { summary "$TAP_TMP/$1.json" '.latency_us | "\(.p50)/\(.p90)/\(.p99)"'; }
+diag "insider's wakeup-to-run p50/p90/p99 us (tool): --dry-run $(lat bdry)," \
+	"--preempt-outsiders $(lat bpol)" \
+	"as the waker measured it: --dry-run $bdry_w" "  --preempt-outsiders $W"
+d=$(summary "$TAP_TMP/bdry.json" .latency_us.p99)
+p=$(summary "$TAP_TMP/bpol.json" .latency_us.p99)
+[ "$d" -gt 0 ] && [ $((p * 2)) -le "$d" ]
+ok $? "--preempt-outsiders: the insider's p99 latency drops ($d -> $p us)"
+summary "$TAP_TMP/bpol.json" '.wakeup_forced > 100' | grep -qx true
+ok $? "--preempt-outsiders: wakeups forced"
+
+common_lifecycle cgroup-isolate "$CG"
+before=$(ls "$CGROOT")
+common_bad_input cgroup-isolate "$CG"
+bad cgroup-isolate 2 "no cgroup: give -c CGROUP" "$CI" -p $$
+bad cgroup-isolate 2 "no cgroup: give -c CGROUP" "$CI" -- true
+bad cgroup-isolate 2 "--all leaves no outsiders" "$CI" --all
+bad cgroup-isolate 2 "unknown option" "$CI" -c "$CG" --preempt-outsiders=yes
+[ "$(sched_progs)" = 0 ] && [ "$(observer_progs)" = 0 ]
+ok $? "no program attached after any bad input"
+[ "$(ls "$CGROOT")" = "$before" ]
+ok $? "no cgroup created"
+
+done_testing
