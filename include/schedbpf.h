@@ -48,6 +48,13 @@ enum schedbpf_stat {
 	STAT_BOUNDED,
 	/* involuntary context switches of targets (sched_switch observer) */
 	STAT_PREEMPTIONS,
+	/*
+	 * those of them by a task of a higher class (RT, deadline, stop):
+	 * no CFS hook is asked about these
+	 */
+	STAT_PREEMPTIONS_RT,
+	/* wakeups that preempted a running target, whoever decided it */
+	STAT_WAKEUP_PREEMPTIONS,
 	/* target wakeups whose wakeup-to-run latency was measured */
 	STAT_WAKEUPS,
 	SCHEDBPF_NR_STATS
