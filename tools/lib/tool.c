@@ -508,24 +508,21 @@ void sched_tool_fini(struct sched_tool *t)
 /* Attaching, the wrapped command, the loop and the output. */
 
 /*
- * The skeleton attaches what libbpf knows how to (tp_btf, and sched/ through
- * sched_attach()); a sched program a native handler left unattached is
- * attached here, into the skeleton's slot, so destroying it detaches all.
+ * The hooks first, then the observers (which the skeleton attaches, skipping
+ * the links already set): an observer running before the hooks would count
+ * what no policy decided yet, e.g. a wakeup preemption of a target. The
+ * links go into the skeleton's slots, so destroying it detaches all.
  */
 static int attach_all(struct bpf_object_skeleton *s)
 {
 	int i, err;
 
-	err = bpf_object__attach_skeleton(s);
-	if (err) {
-		sched_err("attaching BPF programs: %s", strerror(-err));
-		return 1;
-	}
 	for (i = 0; i < s->prog_cnt; i++) {
 		struct bpf_prog_skeleton *ps =
 			(void *)((char *)s->progs + i * s->prog_skel_sz);
 
-		if (*ps->link || !is_sched_prog(*ps->prog))
+		if (*ps->link || !is_sched_prog(*ps->prog) ||
+		    !bpf_program__autoload(*ps->prog))
 			continue;
 		*ps->link = bpf_program__attach_trace(*ps->prog);
 		if (!*ps->link) {
@@ -533,6 +530,11 @@ static int attach_all(struct bpf_object_skeleton *s)
 				  strerror(errno));
 			return 1;
 		}
+	}
+	err = bpf_object__attach_skeleton(s);
+	if (err) {
+		sched_err("attaching BPF programs: %s", strerror(-err));
+		return 1;
 	}
 	return 0;
 }
