@@ -7,12 +7,7 @@
  *   preempted, or was still runnable when it switched out;
  * - the targets' wakeup-to-run latency, from sched_wakeup/sched_wakeup_new
  *   to the sched_switch that runs them, in a log2 histogram of microseconds
- *   (layout in schedbpf.h);
- * - wakeup preemptions of targets: a wakeup on a CPU running a target after
- *   which check_preempt_wakeup() has set need_resched where it was clear,
- *   whoever decided it (fentry/fexit: needs that function in BTF, as CFS
- *   kernels have it). Together with the preemptions by higher classes this
- *   tells a tick preemption from one a wakeup caused.
+ *   (layout in schedbpf.h).
  */
 #ifndef SCHEDBPF_OBSERVE_BPF_H
 #define SCHEDBPF_OBSERVE_BPF_H
@@ -70,44 +65,6 @@ SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(observe_wakeup_new, struct task_struct *p)
 {
 	record_wakeup(p);
-	return 0;
-}
-
-#define TIF_NEED_RESCHED_BIT 3 /* x86 */
-
-static __always_inline bool need_resched_set(struct rq *rq)
-{
-	return rq->curr->thread_info.flags & (1UL << TIF_NEED_RESCHED_BIT);
-}
-
-/* need_resched of the woken CPU's current task before the check */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, u64);
-} resched_before SEC(".maps");
-
-SEC("fentry/check_preempt_wakeup")
-int BPF_PROG(observe_cpw_enter, struct rq *rq, struct task_struct *p, int flags)
-{
-	u32 zero = 0;
-	u64 *before = bpf_map_lookup_elem(&resched_before, &zero);
-
-	if (before)
-		*before = need_resched_set(rq);
-	return 0;
-}
-
-SEC("fexit/check_preempt_wakeup")
-int BPF_PROG(observe_cpw_exit, struct rq *rq, struct task_struct *p, int flags)
-{
-	u32 zero = 0;
-	u64 *before = bpf_map_lookup_elem(&resched_before, &zero);
-
-	if (before && !*before && need_resched_set(rq) &&
-	    task_is_target(rq->curr))
-		stat_inc(STAT_WAKEUP_PREEMPTIONS);
 	return 0;
 }
 

@@ -53,8 +53,6 @@ enum schedbpf_stat {
 	 * no CFS hook is asked about these
 	 */
 	STAT_PREEMPTIONS_RT,
-	/* wakeups that preempted a running target, whoever decided it */
-	STAT_WAKEUP_PREEMPTIONS,
 	/* target wakeups whose wakeup-to-run latency was measured */
 	STAT_WAKEUPS,
 	SCHEDBPF_NR_STATS

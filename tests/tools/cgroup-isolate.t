@@ -38,22 +38,25 @@ sdry_status=$TOOL_STATUS sdry_n=$N
 shield spol
 ok $sdry_status "--dry-run: exit 0 after SIGINT"
 ok $TOOL_STATUS "policy: exit 0 after SIGINT"
-cnt() { summary "$TAP_TMP/$1.json" '"preemptions \(.preemptions) (\(.wakeup_preemptions) at a wakeup, \(.preemptions_rt) by RT), wakeup_suppressed \(.wakeup_suppressed)"'; }
+cnt() { summary "$TAP_TMP/$1.json" '"preemptions \(.preemptions) (\(.preemptions_rt) by RT), wakeups of outsiders on insiders \(.wakeup_targets), suppressed \(.wakeup_suppressed)"'; }
 diag "insider's nonvoluntary_ctxt_switches in 3 s: --dry-run $sdry_n, cgroup-isolate $N" \
 	"tool's counters: --dry-run $(cnt sdry); cgroup-isolate $(cnt spol)"
 [ "$sdry_n" -gt 20 ]
 ok $? "--dry-run: outsiders' wakeups preempt the insider ($sdry_n)"
-summary "$TAP_TMP/sdry.json" '.dry_run and .wakeup_suppressed > 20 and .wakeup_preemptions > 20' |
+summary "$TAP_TMP/sdry.json" '.dry_run and .wakeup_suppressed > 20 and .preemptions > 20' |
 	grep -qx true
 ok $? "--dry-run: the tool counts those preemptions and what it would suppress"
 # The policy is about wakeups: the tick still ends an insider's slice when
 # CFS says so, and RT tasks preempt through no CFS hook at all.
-summary "$TAP_TMP/spol.json" '.wakeup_suppressed > 100 and .wakeup_preemptions == 0' |
-	grep -qx true
-ok $? "cgroup-isolate: no wakeup preempted the insider, outsiders' wakeups suppressed"
+# The hook suppresses every outsider wakeup on a running insider; what is
+# left of the insider's involuntary switches is the tick ending its slice
+# and RT tasks, which the policy does not cover: a few in 3 s against
+# hundreds.
+summary "$TAP_TMP/spol.json" '.wakeup_suppressed > 100' | grep -qx true
+ok $? "cgroup-isolate: outsiders' wakeups on the insider suppressed"
 tot=$(summary "$TAP_TMP/spol.json" .preemptions)
-[ "$N" -le "$tot" ] && [ "$N" -le $((sdry_n / 10)) ]
-ok $? "cgroup-isolate: /proc agrees: $N involuntary switches, none at a wakeup, of the tool's $tot"
+[ "$N" -le "$tot" ] && [ "$N" -le $((sdry_n / 20)) ]
+ok $? "cgroup-isolate: /proc agrees: $N involuntary switches, within the tool's $tot, under 5% of --dry-run's"
 
 # --- --preempt-outsiders ----------------------------------------------------
 taskset -c 1 "$HOG" &

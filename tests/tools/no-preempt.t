@@ -57,11 +57,14 @@ run "$NP" -j -- sh -c "taskset -c 0 '$HOG' 2 & taskset -c 0 '$HOG' 2; wait"
 printf '%s\n' "$OUT" | tail -n 1 | jq -e '.tick_targets > 0 and .status == 0' \
 	>/dev/null
 ok $? "without -c, CMD's children are targets (tick_targets > 0)"
-# -p: every thread of the process
+# -p: every thread of the process (a competitor on its CPU, or the tick
+# has no preemption to decide and calls no hook)
+taskset -c 0 "$HOG" 3 &
+comp=$!
 taskset -c 0 "$HOG" 3 &
 hog=$!
 run "$NP" -j -d 2s -p $hog
-wait $hog
+wait $hog $comp
 printf '%s\n' "$OUT" | tail -n 1 | jq -e '.tick_targets > 0 and .status == null' \
 	>/dev/null
 ok $? "-p PID targets the process; --duration stops the tool (exit $STATUS)"

@@ -20,8 +20,6 @@
  *   "preemptions"  involuntary context switches of targets;
  *   "preemptions_rt"  those of them by an RT, deadline or stop task, which
  *                  no CFS hook decides;
- *   "wakeup_preemptions"  wakeups that preempted a running target (set its
- *                  need_resched), whoever decided it;
  *   "wakeups"      target wakeups whose wakeup-to-run latency was measured.
  * The summary adds
  *   "latency_us"   {"count": N (samples in hist), "p50": us, "p90": us, "p99": us,
