@@ -10,7 +10,11 @@
  *   in schedbpf.h). Not sched_wakeup_new: in three VM runs, detaching a
  *   program from it left text_poke_bp() waiting forever for the other CPU
  *   (a soft lockup, under qemu TCG); a new task's first run is not a wakeup
- *   a preemption policy is about anyway.
+ *   a preemption policy is about anyway;
+ * - which of those involuntary switches a wakeup caused: fentry and fexit on
+ *   CFS's check_preempt_wakeup() see whether it set need_resched on the
+ *   running task. It is only ever called through fair_sched_class's
+ *   function pointer, so no call of it is inlined away from the trampoline.
  */
 #ifndef SCHEDBPF_OBSERVE_BPF_H
 #define SCHEDBPF_OBSERVE_BPF_H
@@ -18,6 +22,8 @@
 #include "target.bpf.h"
 
 #define TASK_RUNNING 0
+/* arch/x86/include/asm/thread_info.h */
+#define TIF_NEED_RESCHED 3
 
 /* wakeup time of targets not yet running; LRU so exits need no cleanup */
 struct {
@@ -64,6 +70,55 @@ int BPF_PROG(observe_wakeup, struct task_struct *p)
 	return 0;
 }
 
+/*
+ * Indexed by runqueue CPU (the waker may run on another CPU): 1 when a
+ * wakeup has rescheduled the target running there, until its next switch.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SCHEDBPF_MAX_CPUS);
+	__type(key, u32);
+	__type(value, u32);
+} wakeup_resched SEC(".maps");
+
+/* need_resched of the running task when check_preempt_wakeup() began */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u32);
+} resched_before SEC(".maps");
+
+static __always_inline u32 need_resched(struct task_struct *t)
+{
+	return (t->thread_info.flags >> TIF_NEED_RESCHED) & 1;
+}
+
+SEC("fentry/check_preempt_wakeup")
+int BPF_PROG(observe_preempt_enter, struct rq *rq)
+{
+	u32 zero = 0, *before = bpf_map_lookup_elem(&resched_before, &zero);
+
+	if (before)
+		*before = need_resched(rq->curr);
+	return 0;
+}
+
+SEC("fexit/check_preempt_wakeup")
+int BPF_PROG(observe_preempt_exit, struct rq *rq)
+{
+	u32 zero = 0, cpu = rq->cpu, *before, *flag;
+	struct task_struct *curr = rq->curr;
+
+	before = bpf_map_lookup_elem(&resched_before, &zero);
+	if (!before || *before || !need_resched(curr) || !task_is_target(curr))
+		return 0;
+	flag = bpf_map_lookup_elem(&wakeup_resched, &cpu);
+	if (flag)
+		*flag = 1;
+	return 0;
+}
+
 /* uapi/linux/sched.h: the policies of the classes above CFS */
 #define POLICY_FIFO 1
 #define POLICY_RR 2
@@ -73,7 +128,8 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
-	u32 pid = next->pid, slot;
+	u32 pid = next->pid, cpu = bpf_get_smp_processor_id(), slot;
+	u32 *woke = bpf_map_lookup_elem(&wakeup_resched, &cpu);
 	u64 *tsp, *cnt;
 
 	if ((preempt || prev_state == TASK_RUNNING) && prev->pid &&
@@ -82,7 +138,11 @@ int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 		if (next->policy == POLICY_FIFO || next->policy == POLICY_RR ||
 		    next->policy == POLICY_DEADLINE)
 			stat_inc(STAT_PREEMPTIONS_RT);
+		else if (woke && *woke)
+			stat_inc(STAT_PREEMPTIONS_WAKEUP);
 	}
+	if (woke)
+		*woke = 0;
 
 	tsp = bpf_map_lookup_elem(&wake_ts, &pid);
 	if (!tsp)

@@ -25,6 +25,9 @@
  */
 #define SCHEDBPF_LAT_SLOTS 27
 
+/* CPUs the observers keep per-runqueue state for; more are not observed. */
+#define SCHEDBPF_MAX_CPUS 1024
+
 /*
  * Counters, one per-CPU array slot each, summed by the tools. Per hook:
  * calls, calls that concern a target (what "concern" means is each tool's
@@ -53,6 +56,11 @@ enum schedbpf_stat {
 	 * no CFS hook is asked about these
 	 */
 	STAT_PREEMPTIONS_RT,
+	/*
+	 * those of them because a CFS task woke up and CFS (or a hook) chose
+	 * it over the target: check_preempt_wakeup() set need_resched
+	 */
+	STAT_PREEMPTIONS_WAKEUP,
 	/* target wakeups whose wakeup-to-run latency was measured */
 	STAT_WAKEUPS,
 	SCHEDBPF_NR_STATS

@@ -7,7 +7,7 @@
 STATS='"tick_calls","tick_targets","tick_suppressed","tick_forced",
 "wakeup_calls","wakeup_targets","wakeup_suppressed","wakeup_forced",
 "entity_calls","entity_targets","entity_suppressed","entity_forced",
-"bounded","preemptions","preemptions_rt","wakeups"'
+"bounded","preemptions","preemptions_rt","preemptions_wakeup","wakeups"'
 HEAD='"type","tool","time","elapsed_s","dry_run"'
 
 "$ROOT/build/unit/lib" --json-sample >"$TAP_TMP/sample"
@@ -25,7 +25,7 @@ line 1 | jq -e '.type == "interval" and .tool == "no-preempt" and
 ok $? "interval: head values and types"
 line 1 | jq -e "[.[$STATS]] | all(type == \"number\")" >/dev/null
 ok $? "interval: every counter is a number"
-line 1 | jq -e '.tick_calls == 100 and .wakeups == 115' >/dev/null
+line 1 | jq -e '.tick_calls == 100 and .wakeups == 116' >/dev/null
 ok $? "interval: counters in enum order"
 
 line 2 | jq -e "keys_unsorted == [$HEAD,$STATS,\"latency_us\",\"status\"]" \

@@ -29,6 +29,7 @@ const char *const stat_keys[SCHEDBPF_NR_STATS] = {
 	[STAT_BOUNDED] = "bounded",
 	[STAT_PREEMPTIONS] = "preemptions",
 	[STAT_PREEMPTIONS_RT] = "preemptions_rt",
+	[STAT_PREEMPTIONS_WAKEUP] = "preemptions_wakeup",
 	[STAT_WAKEUPS] = "wakeups",
 };
 
@@ -48,6 +49,7 @@ const char *const stat_titles[SCHEDBPF_NR_STATS] = {
 	[STAT_BOUNDED] = "BOUNDED",
 	[STAT_PREEMPTIONS] = "PREEMPT",
 	[STAT_PREEMPTIONS_RT] = "PRE:RT",
+	[STAT_PREEMPTIONS_WAKEUP] = "PRE:WAKE",
 	[STAT_WAKEUPS] = "WAKEUPS",
 };
 
@@ -227,10 +229,12 @@ void print_summary_text(FILE *f, const char *tool, double elapsed, bool dry_run,
 			(unsigned long long)s[0], (unsigned long long)s[1],
 			(unsigned long long)s[2], (unsigned long long)s[3]);
 	}
-	fprintf(f, "  bounded %llu, target preemptions %llu (%llu by RT), wakeups %llu\n",
+	fprintf(f,
+		"  bounded %llu, target preemptions %llu (%llu by RT, %llu by a wakeup), wakeups %llu\n",
 		(unsigned long long)v[STAT_BOUNDED],
 		(unsigned long long)v[STAT_PREEMPTIONS],
 		(unsigned long long)v[STAT_PREEMPTIONS_RT],
+		(unsigned long long)v[STAT_PREEMPTIONS_WAKEUP],
 		(unsigned long long)v[STAT_WAKEUPS]);
 	p50 = hist_percentile(hist, SCHEDBPF_LAT_SLOTS, 50);
 	if (p50 < 0) {

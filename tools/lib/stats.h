@@ -20,6 +20,8 @@
  *   "preemptions"  involuntary context switches of targets;
  *   "preemptions_rt"  those of them by an RT, deadline or stop task, which
  *                  no CFS hook decides;
+ *   "preemptions_wakeup"  those of them because a CFS task woke up and was
+ *                  preferred (check_preempt_wakeup() rescheduled the target);
  *   "wakeups"      target wakeups whose wakeup-to-run latency was measured.
  * The summary adds
  *   "latency_us"   {"count": N (samples in hist), "p50": us, "p90": us, "p99": us,

@@ -128,7 +128,7 @@ static const char common_doc[] =
 	"\nJSON keys: type (interval|summary), tool, time, elapsed_s, "
 	"dry_run; per hook (tick, wakeup, entity) X_calls, X_targets, "
 	"X_suppressed, X_forced; bounded, preemptions, preemptions_rt, "
-	"wakeups; the summary "
+	"preemptions_wakeup, wakeups; the summary "
 	"adds latency_us {count, p50, p90, p99, hist} and status.\n"
 	"\nExit status: 0 success or stopped by a signal, 1 runtime failure "
 	"(e.g. a kernel without the scheduler BPF hooks), 2 bad usage, or "
