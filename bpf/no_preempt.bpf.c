@@ -27,32 +27,14 @@
 
 const volatile __u64 cfg_max_run_ns = 100000000;
 
-/*
- * Decide for a running target: suppress unless it has used up its bound.
- * Returns the hook's return value.
- */
-static __always_inline int protect(struct sched_entity *curr,
-				   enum schedbpf_stat suppressed)
-{
-	if (se_ran_ns(curr) >= cfg_max_run_ns) {
-		stat_inc(STAT_BOUNDED);
-		return SCHED_DEFAULT;
-	}
-	stat_inc(suppressed);
-	return verdict(SCHED_SUPPRESS);
-}
-
 SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(no_preempt_tick, struct sched_entity *curr,
 	     unsigned long delta_exec)
 {
-	struct sched_entity *se = running_se(curr);
+	struct sched_entity *se = tick_target(curr);
 
-	stat_inc(STAT_TICK_CALLS);
-	if (!se_is_target(se))
-		return SCHED_DEFAULT;
-	stat_inc(STAT_TICK_TARGETS);
-	return protect(se, STAT_TICK_SUPPRESSED);
+	return se ? suppress_within(se, cfg_max_run_ns, STAT_TICK_SUPPRESSED) :
+		    SCHED_DEFAULT;
 }
 
 SEC("sched/cfs_check_preempt_wakeup")
@@ -65,7 +47,8 @@ int BPF_PROG(no_preempt_wakeup, struct task_struct *curr,
 	stat_inc(STAT_WAKEUP_TARGETS);
 	if (se_is_target(&p->se))
 		return SCHED_DEFAULT;
-	return protect(&curr->se, STAT_WAKEUP_SUPPRESSED);
+	return suppress_within(&curr->se, cfg_max_run_ns,
+			       STAT_WAKEUP_SUPPRESSED);
 }
 
 SEC("sched/cfs_wakeup_preempt_entity")
@@ -80,5 +63,6 @@ int BPF_PROG(no_preempt_entity, struct sched_entity *curr,
 	stat_inc(STAT_ENTITY_TARGETS);
 	if (se_is_target(se))
 		return SCHED_DEFAULT;
-	return protect(running, STAT_ENTITY_SUPPRESSED);
+	return suppress_within(running, cfg_max_run_ns,
+			       STAT_ENTITY_SUPPRESSED);
 }

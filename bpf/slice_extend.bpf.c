@@ -30,16 +30,8 @@ SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(slice_extend_tick, struct sched_entity *curr,
 	     unsigned long delta_exec)
 {
-	struct sched_entity *se = running_se(curr);
+	struct sched_entity *se = tick_target(curr);
 
-	stat_inc(STAT_TICK_CALLS);
-	if (!se_is_target(se))
-		return SCHED_DEFAULT;
-	stat_inc(STAT_TICK_TARGETS);
-	if (se_ran_ns(se) >= cfg_slice_ns) {
-		stat_inc(STAT_BOUNDED);
-		return SCHED_DEFAULT;
-	}
-	stat_inc(STAT_TICK_SUPPRESSED);
-	return verdict(SCHED_SUPPRESS);
+	return se ? suppress_within(se, cfg_slice_ns, STAT_TICK_SUPPRESSED) :
+		    SCHED_DEFAULT;
 }

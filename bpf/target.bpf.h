@@ -143,4 +143,37 @@ int BPF_PROG(track_exit, struct task_struct *p)
 	return 0;
 }
 
+/*
+ * The tick hook's first step in every tool that protects a running target:
+ * count the call, and return the running task's entity (below any group
+ * entity the tick was called for) if it is a target, counting that too;
+ * NULL if it is not.
+ */
+static __always_inline struct sched_entity *tick_target(struct sched_entity *curr)
+{
+	struct sched_entity *se = running_se(curr);
+
+	stat_inc(STAT_TICK_CALLS);
+	if (!se_is_target(se))
+		return NULL;
+	stat_inc(STAT_TICK_TARGETS);
+	return se;
+}
+
+/*
+ * Suppress a preemption of the running target se until it has run limit_ns
+ * since it was last picked, counting it in suppressed; after that, count
+ * STAT_BOUNDED and let CFS decide.
+ */
+static __always_inline int suppress_within(struct sched_entity *se, u64 limit_ns,
+					   enum schedbpf_stat suppressed)
+{
+	if (se_ran_ns(se) >= limit_ns) {
+		stat_inc(STAT_BOUNDED);
+		return SCHED_DEFAULT;
+	}
+	stat_inc(suppressed);
+	return verdict(SCHED_SUPPRESS);
+}
+
 #endif /* SCHEDBPF_TARGET_BPF_H */
