@@ -61,7 +61,7 @@ DEPS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 DEPS_CHECK := $(if $(NO_DEPS),,deps)
 
 .DEFAULT_GOAL := all
-.PHONY: all deps help install uninstall clean check check-unit demo \
+.PHONY: all deps help install uninstall clean check check-unit demo bench \
 	kernel vmlinux.h format libbpf-patched
 
 all: $(TOOL_BINS) $(MAN_PAGES)
@@ -73,6 +73,8 @@ help:
 	@echo '  check      unit tests on this host, then the kernel and VM tests'
 	@echo '  check-unit only the unit tests (tests/unit, no kernel needed)'
 	@echo '  demo       no-preempt --dry-run against no-preempt, in the VM'
+	@echo '  bench      what the hooks cost perf bench sched pipe and'
+	@echo '             hackbench, as ratios to nothing attached, in the VM'
 	@echo '  kernel     build the patched kernel (kernel/build)'
 	@echo '  vmlinux.h  regenerate include/$(ARCH)/vmlinux.h from that kernel'
 	@echo '  libbpf-patched  libbpf-patches/ on the libbpf apt serves: static,'
@@ -183,6 +185,13 @@ demo: all
 	$(MAKE) kernel
 	$(if $(wildcard tests/kernel/build.mk),$(MAKE) kernel-tests)
 	kernel/vm-run --timeout 1200 -- bench/demo.sh
+
+# bench/overhead.sh: numbers, not a test (make check does not run it)
+bench: DEPS += linux-perf rt-tests
+bench: $(DEPS_CHECK) all
+	$(MAKE) kernel
+	$(MAKE) kernel-tests
+	kernel/vm-run --timeout 2400 -- bench/overhead.sh
 
 install: all
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
