@@ -16,7 +16,7 @@
 . "$(dirname "$0")/../tests/tools/lib.sh"
 
 ROUNDS=${ROUNDS:-5}
-PIPE_LOOPS=${PIPE_LOOPS:-20000}
+PIPE_LOOPS=${PIPE_LOOPS:-50000}
 HB_LOOPS=${HB_LOOPS:-100}
 SCHEDTEST=$ROOT/build/tests/schedtest
 if ! kernel_has_sched_bpf; then
