@@ -11,7 +11,7 @@ tap_failed=0
 pids=()
 
 plan() { echo "1..$1"; }
-diag() { echo "# $*"; }
+diag() { echo "# $*" >&2; }
 
 # ok DESCRIPTION COMMAND...: one test point, passing if COMMAND succeeds.
 ok() {

@@ -28,7 +28,7 @@ todo() { # todo COND-STATUS DESCRIPTION REASON: counted, never fails the run
 }
 
 diag() {
-	sed 's/^/# /' <<<"$*"
+	sed 's/^/# /' <<<"$*" >&2
 }
 
 done_testing() {

@@ -26,7 +26,7 @@ skip() {
 }
 
 diag() {
-	printf '%s\n' "$@" | sed 's/^/# /'
+	printf '%s\n' "$@" | sed 's/^/# /' >&2
 }
 
 done_testing() {
