@@ -12,9 +12,11 @@
  *   (a soft lockup, under qemu TCG); a new task's first run is not a wakeup
  *   a preemption policy is about anyway;
  * - which of those involuntary switches a wakeup caused: fentry and fexit on
- *   CFS's check_preempt_wakeup() see whether it set need_resched on the
- *   running task. It is only ever called through fair_sched_class's
- *   function pointer, so no call of it is inlined away from the trampoline.
+ *   CFS's check_preempt_wakeup() and fentry on resched_curr() see whether
+ *   the wakeup check rescheduled the running task. check_preempt_wakeup()
+ *   is only ever called through fair_sched_class's function pointer, and
+ *   resched_curr() from fair.c is a call into core.c, so neither is
+ *   inlined away from its trampoline.
  */
 #ifndef SCHEDBPF_OBSERVE_BPF_H
 #define SCHEDBPF_OBSERVE_BPF_H
@@ -22,8 +24,6 @@
 #include "target.bpf.h"
 
 #define TASK_RUNNING 0
-/* arch/x86/include/asm/thread_info.h */
-#define TIF_NEED_RESCHED 3
 
 /* wakeup time of targets not yet running; LRU so exits need no cleanup */
 struct {
@@ -81,37 +81,54 @@ struct {
 	__type(value, u32);
 } wakeup_resched SEC(".maps");
 
-/* need_resched of the running task when check_preempt_wakeup() began */
+/* this CPU's check_preempt_wakeup() in progress, and whether it rescheduled */
+struct cpw_state {
+	u32 in_check;
+	u32 resched;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, u32);
-	__type(value, u32);
-} resched_before SEC(".maps");
-
-static __always_inline u32 need_resched(struct task_struct *t)
-{
-	return (t->thread_info.flags >> TIF_NEED_RESCHED) & 1;
-}
+	__type(value, struct cpw_state);
+} cpw SEC(".maps");
 
 SEC("fentry/check_preempt_wakeup")
-int BPF_PROG(observe_preempt_enter, struct rq *rq)
+int BPF_PROG(observe_cpw_enter, struct rq *rq)
 {
-	u32 zero = 0, *before = bpf_map_lookup_elem(&resched_before, &zero);
+	u32 zero = 0;
+	struct cpw_state *st = bpf_map_lookup_elem(&cpw, &zero);
 
-	if (before)
-		*before = need_resched(rq->curr);
+	if (st) {
+		st->in_check = 1;
+		st->resched = 0;
+	}
+	return 0;
+}
+
+/* CFS's way to preempt: TIF_NEED_RESCHED is also set by others (RCU) */
+SEC("fentry/resched_curr")
+int BPF_PROG(observe_resched, struct rq *rq)
+{
+	u32 zero = 0;
+	struct cpw_state *st = bpf_map_lookup_elem(&cpw, &zero);
+
+	if (st && st->in_check)
+		st->resched = 1;
 	return 0;
 }
 
 SEC("fexit/check_preempt_wakeup")
-int BPF_PROG(observe_preempt_exit, struct rq *rq)
+int BPF_PROG(observe_cpw_exit, struct rq *rq)
 {
-	u32 zero = 0, cpu = rq->cpu, *before, *flag;
-	struct task_struct *curr = rq->curr;
+	u32 zero = 0, cpu = rq->cpu, *flag;
+	struct cpw_state *st = bpf_map_lookup_elem(&cpw, &zero);
 
-	before = bpf_map_lookup_elem(&resched_before, &zero);
-	if (!before || *before || !need_resched(curr) || !task_is_target(curr))
+	if (!st)
+		return 0;
+	st->in_check = 0;
+	if (!st->resched || !task_is_target(rq->curr))
 		return 0;
 	flag = bpf_map_lookup_elem(&wakeup_resched, &cpu);
 	if (flag)

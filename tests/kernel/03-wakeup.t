@@ -3,8 +3,8 @@
 # cfs_check_preempt_wakeup and cfs_wakeup_preempt_entity: a task waking
 # every millisecond shares a CPU with a CPU-bound one. An fentry/fexit pair
 # on check_preempt_wakeup() counts, independently of the hooks, the wakeups
-# of the waker on the hog's CPU and how many of them set need_resched, i.e.
-# preempted the hog. <0 must stop every such preemption, >0 must make every
+# of the waker on the hog's CPU and how many of them made CFS call
+# resched_curr(), i.e. preempted the hog. <0 must stop every such preemption, >0 must make every
 # wakeup preempt.
 . "$(dirname "$0")/lib.sh"
 require_sched_kernel

@@ -215,6 +215,7 @@ int main(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.kfunc_probe, kfunc);
 	bpf_program__set_autoload(skel->progs.cpw_enter, observe);
 	bpf_program__set_autoload(skel->progs.cpw_exit, observe);
+	bpf_program__set_autoload(skel->progs.cpw_resched, observe);
 	if (schedtest_bpf__load(skel)) {
 		fprintf(stderr, "schedtest: load: %s\n", strerror(errno));
 		return 1;
@@ -243,7 +244,9 @@ int main(int argc, char **argv)
 	 */
 	bpf_link__destroy(skel->links.cpw_enter);
 	bpf_link__destroy(skel->links.cpw_exit);
+	bpf_link__destroy(skel->links.cpw_resched);
 	skel->links.cpw_enter = skel->links.cpw_exit = NULL;
+	skel->links.cpw_resched = NULL;
 	schedtest_bpf__detach(skel);
 	print_counters(skel, "");
 	print_kfuncs(skel);
