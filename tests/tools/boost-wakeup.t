@@ -14,14 +14,10 @@ new_cgroup "$CG"
 
 # --- the effect -----------------------------------------------------------
 # CFS lets a waking task preempt only when it is more than the wakeup
-# granularity behind in vruntime. Here, as on a server tuned for
-# throughput (tuned's throughput-performance profile sets 15 ms), the
-# granularity is 15 ms: more than the 6 ms credit CFS gives a sleeper, so
-# the waker waits for the hog's tick. boost-wakeup's job is to cut that
-# wait for the targets alone.
-GRAN=/sys/kernel/debug/sched/wakeup_granularity_ns
-old_gran=$(cat "$GRAN")
-echo 15000000 >"$GRAN"
+# granularity behind in vruntime. Here CFS is tuned for throughput
+# (tune_throughput), so the waker waits for the hog's tick; boost-wakeup's
+# job is to cut that wait for the targets alone.
+tune_throughput
 taskset -c 1 "$HOG" &
 hog=$!
 # The waker is the wrapped command, so it is a task of the same cfs_rq as
@@ -35,7 +31,7 @@ effect() {
 effect dry --dry-run
 dry_status=$TOOL_STATUS dry_w=$W
 effect pol
-echo "$old_gran" >"$GRAN"
+tune_restore
 ok $dry_status "--dry-run -- waker: exit 0, the waker's"
 ok $TOOL_STATUS "policy -- waker: exit 0, the waker's"
 dry99=$(summary "$TAP_TMP/dry.json" .latency_us.p99)

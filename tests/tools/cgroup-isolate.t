@@ -70,13 +70,11 @@ boost() {
 	stop_tool
 }
 # as in boost-wakeup.t: CFS tuned for throughput, so it does not preempt
-GRAN=/sys/kernel/debug/sched/wakeup_granularity_ns
-old_gran=$(cat "$GRAN")
-echo 15000000 >"$GRAN"
+tune_throughput
 boost bdry --dry-run
 bdry_w=$W
 boost bpol
-echo "$old_gran" >"$GRAN"
+tune_restore
 kill $hog
 wait $hog 2>/dev/null
 lat() { summary "$TAP_TMP/$1.json" '.latency_us | "\(.p50)/\(.p90)/\(.p99)"'; }
