@@ -35,4 +35,4 @@ ok "CFS preempts A when the program returns 0" [ "$base" -gt 10 ]
 ok ">0 raises A's preemptions at least 3x" [ "$forced" -ge $((3 * base)) ]
 ok "<0 cuts A's preemptions at least 3x" [ "$suppressed" -ge 0 ] && [ $((3 * suppressed)) -le "$base" ]
 rm -f "$out"
-exit $((tap_failed > 0))
+tap_status

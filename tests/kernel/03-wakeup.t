@@ -35,4 +35,4 @@ for hook in wakeup entity; do
 	ok "$hook >0: every wakeup preempted the hog" [ "$pre_f" -eq "$seen_f" ]
 done
 rm -f "$out"
-exit $((tap_failed > 0))
+tap_status

@@ -58,4 +58,4 @@ ok "every group entity seen has to_tgidpid (u64)-1" \
 ok "no task entity seen for a pid that was not a target" \
 	bash -c "! grep '^kf task' '$out' | grep -vqE 'tgid=($a|$d) '"
 rm -f "$out"
-exit $((tap_failed > 0))
+tap_status

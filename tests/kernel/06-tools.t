@@ -34,4 +34,4 @@ ok "bpftool feature probe lists the sched program type" \
 ok "bpftool prog help lists sched among the types" \
 	bash -c "'$BPFTOOL' prog help 2>&1 | grep -q 'sched }'"
 rm -f "$out"
-exit $((tap_failed > 0))
+tap_status

@@ -1,29 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# tests/kernel/lib.sh - TAP output and workload plumbing for the tests that
+# tests/kernel/lib.sh - workload plumbing for the tests that
 # run inside the VM (kernel/vm-run) on the Scheduler BPF kernel.
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
+
+top=$ROOT
 T=$top/build/tests
 BPFTOOL=$top/build/kernel/bpftool
 CPU=1		# the workloads' CPU; the test scripts run on the other
-tap_n=0
-tap_failed=0
 pids=()
 
-plan() { echo "1..$1"; }
-diag() { echo "# $*" >&2; }
-
-# ok DESCRIPTION COMMAND...: one test point, passing if COMMAND succeeds.
+# ok DESCRIPTION COMMAND...: here a test point runs its command.
 ok() {
 	local desc=$1
+
 	shift
-	tap_n=$((tap_n + 1))
-	if "$@"; then
-		echo "ok $tap_n - $desc"
-	else
-		echo "not ok $tap_n - $desc"
-		tap_failed=$((tap_failed + 1))
-	fi
+	"$@"
+	tap_point $? "$desc"
 }
 
 bail() { echo "Bail out! $*"; exit 1; }
@@ -35,6 +28,7 @@ cleanup() {
 	done
 	wait 2>/dev/null
 	pids=()
+	rm -rf "$TAP_TMP"
 }
 trap cleanup EXIT
 

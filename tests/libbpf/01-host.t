@@ -6,4 +6,4 @@
 # in a private mount namespace). See sched_skel.c, mode "host".
 . "$(dirname "$0")/lib.sh"
 need_bin
-exec "$bin" host
+"$bin" host

@@ -6,7 +6,7 @@
 # each hook is called under a workload, and none after detach. See
 # sched_skel.c, mode "run".
 . "$(dirname "$0")/lib.sh"
-kernel_has_hooks ||
+kernel_has_sched_bpf ||
 	skip_all "kernel has no scheduler BPF hooks (run: kernel/vm-run -- prove tests/libbpf)"
 need_bin
 exec "$bin" run

@@ -9,13 +9,13 @@
 
 bpftool=${BPFTOOL:-$top/build/kernel/bpftool}
 
-kernel_has_hooks ||
+kernel_has_sched_bpf ||
 	skip_all "kernel has no scheduler BPF hooks (run: kernel/vm-run -- prove tests/libbpf)"
 [ -x "$bpftool" ] ||
 	skip_all "no patched bpftool at $bpftool (kernel/build makes it)"
 need_bin
 
-tmp=$(mktemp -d)
+tmp=$TAP_TMP
 holder=
 cleanup() {
 	exec 3>&- 2>/dev/null

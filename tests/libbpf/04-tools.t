@@ -10,7 +10,7 @@
 # tick, and exit with the workload's status.
 . "$(dirname "$0")/lib.sh"
 
-kernel_has_hooks ||
+kernel_has_sched_bpf ||
 	skip_all "kernel has no scheduler BPF hooks (run: kernel/vm-run -- prove tests/libbpf)"
 
 debian=$top/build/bin/no-preempt

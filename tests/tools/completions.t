@@ -4,7 +4,7 @@
 # option in each tool's --help completes in each shell, cgroups and pids
 # complete, and `make install` puts them where the shells look. Runs on
 # the host or in the VM; needs no kernel.
-. "$(dirname "$0")/../unit/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 C=$ROOT/completions
 BASH_COMPLETION=/usr/share/bash-completion/bash_completion

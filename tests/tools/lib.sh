@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Helpers for the tools' tests in the VM (kernel/vm-run), on top of the
 # host tests' TAP helpers.
-. "$(dirname "${BASH_SOURCE[0]}")/../unit/tap.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
 BPFTOOL=${BPFTOOL:-$ROOT/build/kernel/bpftool}
 HOG=$ROOT/build/tests/hog

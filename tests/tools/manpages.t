@@ -4,7 +4,7 @@
 # renders without warnings, names every long option --help lists, and
 # states the same ranges and defaults. `make install` installs them. Runs
 # on the host or in the VM; needs no kernel.
-. "$(dirname "$0")/../unit/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 if ! command -v man >/dev/null || ! command -v groff >/dev/null; then
 	sudo=

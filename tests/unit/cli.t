@@ -4,7 +4,7 @@
 # must get past parsing and stop at the kernel check (the host has no
 # scheduler BPF): exit 1 with the one-line "no hooks" error. Bad ones exit
 # 2 (127/126 for a command) with one line naming what was wrong.
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 CG=$(cgroup2_mount)
 SELF=$$

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The JSON lines' keys are a contract (tools/lib/stats.h): exactly these,
 # with these types. The lines come from the library's own printers.
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 STATS='"tick_calls","tick_targets","tick_suppressed","tick_forced",
 "wakeup_calls","wakeup_targets","wakeup_suppressed","wakeup_forced",

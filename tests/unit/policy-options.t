@@ -4,7 +4,7 @@
 # this host (no-preempt's are in no-preempt.t): --help documents them,
 # good values get past parsing to the kernel check (exit 1), bad ones and
 # each tool's own rules exit 2 with one line naming the value and range.
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 # good TOOL ARGS...: accepted, then the host's no-hooks error
 good() {

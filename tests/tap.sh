@@ -1,24 +1,38 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# A little TAP for the shell tests: source it, call ok/skip, end with
-# done_testing. The tools are looked up in $BIN (build/bin by default).
+# The one TAP for every shell test (unit, kernel, tools, libbpf): source it,
+# call ok/skip, end with done_testing (or plan first and exit with
+# tap_status). The tools are looked up in $BIN (build/bin by default).
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE:-$0}")/../.." && pwd)
+# bash knows where this file is; sh (dash) only knows the test, which is
+# tests/DIR/NAME.t
+if [ -n "${BASH_SOURCE:-}" ]; then
+	ROOT=$(cd "$(dirname "$BASH_SOURCE")/.." && pwd)
+else
+	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+fi
 BIN=${BIN:-$ROOT/build/bin}
 TAP_N=0
 TAP_FAILED=0
 TAP_TMP=$(mktemp -d "${TMPDIR:-/tmp}/schedbpf-test.XXXXXX")
 trap 'rm -rf "$TAP_TMP"' EXIT
 
-# ok STATUS DESCRIPTION: STATUS 0 passes.
-ok() {
+# tap_point STATUS DESCRIPTION [DIRECTIVE]: one test point, STATUS 0
+# passes; a "TODO ..." directive is reported but never fails the run.
+tap_point() {
 	TAP_N=$((TAP_N + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $TAP_N - $2"
+	if [ "$1" -eq 0 ] 2>/dev/null; then
+		echo "ok $TAP_N - $2${3:+ # $3}"
 	else
-		echo "not ok $TAP_N - $2"
-		TAP_FAILED=$((TAP_FAILED + 1))
+		echo "not ok $TAP_N - $2${3:+ # $3}"
+		[ -n "$3" ] || TAP_FAILED=$((TAP_FAILED + 1))
 	fi
 }
+
+# ok STATUS DESCRIPTION (tests/kernel redefines it to run a command)
+ok() { tap_point "$1" "$2"; }
+
+# todo STATUS DESCRIPTION REASON: counted, never fails the run.
+todo() { tap_point "$1" "$2" "TODO $3"; }
 
 skip() {
 	TAP_N=$((TAP_N + 1))
@@ -29,9 +43,17 @@ diag() {
 	printf '%s\n' "$@" | sed 's/^/# /' >&2
 }
 
+# plan N: the plan up front, for files that know their count.
+plan() { echo "1..$1"; }
+
+# tap_status: the exit status a test file ends with.
+tap_status() { [ "$TAP_FAILED" -eq 0 ]; }
+
+# done_testing: the plan at the end, and exit with the file's status.
 done_testing() {
 	echo "1..$TAP_N"
-	[ "$TAP_FAILED" -eq 0 ]
+	tap_status
+	exit
 }
 
 # run CMD...: sets STATUS, OUT (stdout) and ERR (stderr).
