@@ -58,7 +58,7 @@ enum schedbpf_stat {
 	STAT_PREEMPTIONS_RT,
 	/*
 	 * those of them because a CFS task woke up and CFS (or a hook) chose
-	 * it over the target: check_preempt_wakeup() set need_resched
+	 * it over the target: check_preempt_wakeup() called resched_curr()
 	 */
 	STAT_PREEMPTIONS_WAKEUP,
 	/* target wakeups whose wakeup-to-run latency was measured */
