@@ -85,3 +85,20 @@ cgroup2_mount() {
 	awk '{ for (i = 1; i <= NF; i++) if ($i == "-") break;
 	       if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo
 }
+
+# tune_throughput / tune_restore: CFS as tuned's throughput-performance
+# profile sets it (a 10 ms minimum slice, a 15 ms wakeup granularity, more
+# than the 6 ms credit CFS gives a sleeper), and back. A waking task then
+# waits for the running one's tick after at least 10 ms: what the wakeup
+# policies are for.
+SCHED_DEBUG=/sys/kernel/debug/sched
+tune_throughput() {
+	old_min_gran=$(cat "$SCHED_DEBUG/min_granularity_ns")
+	old_wake_gran=$(cat "$SCHED_DEBUG/wakeup_granularity_ns")
+	echo 10000000 >"$SCHED_DEBUG/min_granularity_ns"
+	echo 15000000 >"$SCHED_DEBUG/wakeup_granularity_ns"
+}
+tune_restore() {
+	echo "$old_min_gran" >"$SCHED_DEBUG/min_granularity_ns"
+	echo "$old_wake_gran" >"$SCHED_DEBUG/wakeup_granularity_ns"
+}

@@ -106,23 +106,6 @@ measure() {
 
 # --- shared by every tool's test ------------------------------------------
 
-# tune_throughput / tune_restore: CFS as tuned's throughput-performance
-# profile sets it (a 10 ms minimum slice, a 15 ms wakeup granularity, more
-# than the 6 ms credit CFS gives a sleeper), and back. A waking task then
-# waits for the running one's tick after at least 10 ms: what the wakeup
-# policies are for.
-SCHED_DEBUG=/sys/kernel/debug/sched
-tune_throughput() {
-	old_min_gran=$(cat "$SCHED_DEBUG/min_granularity_ns")
-	old_wake_gran=$(cat "$SCHED_DEBUG/wakeup_granularity_ns")
-	echo 10000000 >"$SCHED_DEBUG/min_granularity_ns"
-	echo 15000000 >"$SCHED_DEBUG/wakeup_granularity_ns"
-}
-tune_restore() {
-	echo "$old_min_gran" >"$SCHED_DEBUG/min_granularity_ns"
-	echo "$old_wake_gran" >"$SCHED_DEBUG/wakeup_granularity_ns"
-}
-
 # in_cgroup CG CMD [ARG...]: CMD inside $CGROOT/CG from its first
 # instruction, pinned to CPU 1 (after the move: joining a cgroup resets
 # the affinity to its cpuset). It replaces the calling shell, keeping its
