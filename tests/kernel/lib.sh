@@ -85,5 +85,27 @@ detach() {
 	wait "$st_pid"
 }
 
+# log_mark, then log_clean: the kernel log has no splat since the mark
+# (the patterns kernel/vm-run checks the whole log for at the end).
+log_mark() { log_since=$(dmesg | wc -l); }
+log_clean() {
+	local new
+	new=$(dmesg | tail -n +"$((${log_since:-0} + 1))" |
+		grep -E 'BUG:|WARNING:|Oops|soft lockup|blocked for more than|rcu.*(stall|detected stalls)|Kernel panic')
+	[ -z "$new" ] && return 0
+	diag "kernel log:" "$new"
+	return 1
+}
+
+# no_sched_prog: no sched program is loaded (the last reference to one may
+# go a moment after its loader exits).
+no_sched_prog() {
+	for _ in $(seq 20); do
+		"$BPFTOOL" prog show | grep -qE '^[0-9]+: sched ' || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # val OUT KEY: a key=value from schedtest's report.
 val() { sed -n "s/^$2=//p" "$1" | head -n 1; }

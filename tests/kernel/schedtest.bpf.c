@@ -13,7 +13,9 @@
  * running cfg_curr preempted it: whether CFS's wakeup check called
  * resched_curr(). (Not whether TIF_NEED_RESCHED appeared during the check:
  * in one of about eight VM runs it did once with the hook returning <0,
- * set by something other than the wakeup.)
+ * set by something other than the wakeup.) A tp_btf program on sched_switch
+ * then tells whether the task switched to after such a preemption was the
+ * wakee. With cfg_all, every task is a target, every pair a pair.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -33,11 +35,13 @@ const volatile __u32 cfg_target[NR_TARGETS];
 const volatile __u32 cfg_wakee;
 const volatile __u32 cfg_curr;
 const volatile __u64 cfg_probe_cgid[NR_PROBES];
+const volatile bool cfg_all;
 
 __u64 calls_tick, hits_tick;
 __u64 calls_wakeup, hits_wakeup;
 __u64 calls_entity, hits_entity;
 __u64 wakeups_seen, wakeups_preempting;
+__u64 next_is_wakee, next_is_other;
 
 struct kf_record {
 	u64 tgidpid;
@@ -67,8 +71,21 @@ struct {
 	__type(value, struct cpw_state);
 } cpw SEC(".maps");
 
+/*
+ * By the runqueue's CPU (a wakeup is often decided on another): the pid of
+ * the wakee that preempted its running task, until that CPU next switches.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 64);
+	__type(key, u32);
+	__type(value, u32);
+} preempted_for SEC(".maps");
+
 static bool is_target(u32 tgid)
 {
+	if (cfg_all)
+		return true;
 	for (int i = 0; i < NR_TARGETS; i++)
 		if (cfg_target[i] && cfg_target[i] == tgid)
 			return true;
@@ -77,8 +94,11 @@ static bool is_target(u32 tgid)
 
 static bool is_pair(u64 curr_id, u64 wakee_id)
 {
+	if (cfg_all)
+		return true;
 	return curr_id != (u64)-1 && wakee_id != (u64)-1 &&
-	       curr_id >> 32 == cfg_curr && wakee_id >> 32 == cfg_wakee;
+	       (!cfg_curr || curr_id >> 32 == cfg_curr) &&
+	       wakee_id >> 32 == cfg_wakee;
 }
 
 SEC("sched/cfs_check_preempt_tick")
@@ -97,7 +117,7 @@ SEC("sched/cfs_check_preempt_wakeup")
 int BPF_PROG(wakeup, struct task_struct *curr, struct task_struct *p)
 {
 	__sync_fetch_and_add(&calls_wakeup, 1);
-	if (curr->tgid != cfg_curr || p->tgid != cfg_wakee)
+	if (!cfg_all && ((cfg_curr && curr->tgid != cfg_curr) || p->tgid != cfg_wakee))
 		return 0;
 	__sync_fetch_and_add(&hits_wakeup, 1);
 	return cfg_ret_wakeup;
@@ -175,11 +195,33 @@ int BPF_PROG(cpw_exit, struct rq *rq, struct task_struct *p, int wake_flags)
 	if (!st)
 		return 0;
 	st->in_check = 0;
-	if (st->before || rq->curr->tgid != cfg_curr || p->tgid != cfg_wakee)
+	if (st->before || (cfg_curr && rq->curr->tgid != cfg_curr) ||
+	    p->tgid != cfg_wakee)
 		return 0;
 	__sync_fetch_and_add(&wakeups_seen, 1);
-	if (st->resched)
+	if (st->resched) {
+		u32 cpu = rq->cpu, pid = p->pid;
+
 		__sync_fetch_and_add(&wakeups_preempting, 1);
+		bpf_map_update_elem(&preempted_for, &cpu, &pid, BPF_ANY);
+	}
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(cpw_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	u32 cpu = bpf_get_smp_processor_id();
+	u32 *pid = bpf_map_lookup_elem(&preempted_for, &cpu);
+
+	if (!pid || !*pid)
+		return 0;
+	if (next->pid == *pid)
+		__sync_fetch_and_add(&next_is_wakee, 1);
+	else
+		__sync_fetch_and_add(&next_is_other, 1);
+	*pid = 0;
 	return 0;
 }
 

@@ -15,6 +15,9 @@
  * refused.
  *
  * --probe: print what libbpf_probe_bpf_prog_type() says of the type.
+ *
+ * --all makes every task a target and every wakeup a pair; --curr 0 (the
+ * default) with --wakee W pairs W with whatever runs where it wakes.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -114,6 +117,8 @@ static void print_counters(struct schedtest_bpf *skel, const char *sfx)
 	P(hits_entity);
 	P(wakeups_seen);
 	P(wakeups_preempting);
+	P(next_is_wakee);
+	P(next_is_other);
 #undef P
 }
 
@@ -156,9 +161,11 @@ int main(int argc, char **argv)
 		{ "reject-nongpl", no_argument, NULL, 'N' },
 		{ "reject-target", required_argument, NULL, 'R' },
 		{ "probe", no_argument, NULL, 'P' },
+		{ "all", no_argument, NULL, 'A' },
 		{}
 	};
 	bool tick = false, wakeup = false, entity = false, observe = false, kfunc = false;
+	bool all = false;
 	int ret_tick = 0, ret_wakeup = 0, ret_entity = 0, ntargets = 0, nprobes = 0;
 	long wakee = 0, curr = 0, after = 1;
 	__u32 targets[NR_TARGETS] = {};
@@ -180,6 +187,7 @@ int main(int argc, char **argv)
 		case 'W': wakee = num("--wakee", optarg); break;
 		case 'C': curr = num("--curr", optarg); break;
 		case 'o': observe = true; break;
+		case 'A': all = true; break;
 		case 'k':
 			if (nprobes == NR_PROBES)
 				return fprintf(stderr, "schedtest: too many --kfunc-probe\n"), 2;
@@ -209,6 +217,7 @@ int main(int argc, char **argv)
 	memcpy((void *)skel->rodata->cfg_probe_cgid, probes, sizeof(probes));
 	skel->rodata->cfg_wakee = wakee;
 	skel->rodata->cfg_curr = curr;
+	skel->rodata->cfg_all = all;
 	bpf_program__set_autoload(skel->progs.tick, tick);
 	bpf_program__set_autoload(skel->progs.wakeup, wakeup);
 	bpf_program__set_autoload(skel->progs.entity, entity);
@@ -216,6 +225,7 @@ int main(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.cpw_enter, observe);
 	bpf_program__set_autoload(skel->progs.cpw_exit, observe);
 	bpf_program__set_autoload(skel->progs.cpw_resched, observe);
+	bpf_program__set_autoload(skel->progs.cpw_switch, observe);
 	if (schedtest_bpf__load(skel)) {
 		fprintf(stderr, "schedtest: load: %s\n", strerror(errno));
 		return 1;
@@ -245,8 +255,9 @@ int main(int argc, char **argv)
 	bpf_link__destroy(skel->links.cpw_enter);
 	bpf_link__destroy(skel->links.cpw_exit);
 	bpf_link__destroy(skel->links.cpw_resched);
+	bpf_link__destroy(skel->links.cpw_switch);
 	skel->links.cpw_enter = skel->links.cpw_exit = NULL;
-	skel->links.cpw_resched = NULL;
+	skel->links.cpw_resched = skel->links.cpw_switch = NULL;
 	schedtest_bpf__detach(skel);
 	print_counters(skel, "");
 	print_kfuncs(skel);

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Negative tests: what the kernel refuses at load, link or map update time,
+# one small program per hole (safety.bpf.c, and raw programs of two to
+# four instructions built by safety.c), with the errno and, where the
+# verifier speaks, its message; each beside an accepted control.
+. "$(dirname "$0")/lib.sh"
+require_sched_kernel
+plan 36
+
+out=$(mktemp)
+S=$T/safety
+log_mark
+
+# refused DESC ERRNO [LOG-TEXT] -- SAFETY-ARGS...
+refused() {
+	local desc=$1 errno=$2 text=
+	shift 2
+	[ "$1" != -- ] && { text=$1; shift; }
+	shift
+	"$S" "$@" >"$out" 2>&1
+	if ! grep -q "^refused errno=$errno " "$out"; then
+		sed 's/^/# /' "$out" | tail -n 5 >&2
+		tap_point 1 "$desc"
+		return
+	fi
+	[ -z "$text" ] || grep -q "^log: .*$text" "$out" ||
+		{ diag "no '$text' in the log"; tail -n 5 "$out" | sed 's/^/# /' >&2; tap_point 1 "$desc"; return; }
+	tap_point 0 "$desc"
+}
+
+accepted() {
+	local desc=$1
+	shift
+	"$S" "$@" >"$out" 2>&1
+	grep -q '^loaded' "$out" || sed 's/^/# /' "$out" | tail -n 8 >&2
+	grep -q '^loaded' "$out"
+	tap_point $? "$desc"
+}
+
+# Return values: the hooks take -1, 0 and 1, as an int (low 32 bits) that
+# the trampoline also tests for zero as a u64.
+msg='sched programs must return -1, 0 or 1'
+for v in 0 1 -1 w32:-1 'random&1' '(random&1)-1'; do
+	accepted "return $v: loaded" ret "$v"
+done
+for v in 2 -2 '1<<32' random; do
+	refused "return $v: refused with EINVAL" 22 "$msg" -- ret "$v"
+done
+
+# The attach type is BPF_SCHED and the target a hook, or the load fails:
+# other attach types take the verifier down paths that skip the GPL and
+# hook-set checks. UAPI values: 0 cgroup ingress, 23 raw tp, 24 fentry,
+# 26 fmod_ret, 27 lsm, 28 iter.
+for at in 0 23 24 26 27 28; do
+	refused "expected_attach_type $at: refused with EINVAL" 22 -- attach-type "$at"
+done
+refused "no attach_btf_id: refused with EINVAL" 22 -- attach-type none
+refused "a non-GPL program as a raw tracepoint: refused" 22 -- attach-type nongpl-rawtp
+refused "BPF_F_SLEEPABLE: refused (hooks run under the runqueue lock)" 22 \
+	"can be sleepable" -- attach-type sleepable
+
+# BPF_LINK_CREATE: the hook was chosen at load; nothing else to give.
+accepted "link_create with no target: linked" link none
+for f in target_fd target_btf_id cookie flags; do
+	refused "link_create with $f: refused with EINVAL" 22 -- link "$f"
+done
+
+# Tail calls: a tick program may tail-call another tick program, never one
+# verified for another hook (its context has another layout).
+refused "a wakeup program in a tick program's prog array: EINVAL" 22 -- \
+	tailcall tc_wakeup_callee
+accepted "a tick program in a tick program's prog array: accepted" \
+	tailcall tc_tick_callee
+
+# Helpers and maps that could spin or wait under the runqueue lock.
+refused "bpf_loop: refused" 22 "unknown func bpf_loop" -- load uses_loop
+refused "bpf_for_each_map_elem: refused" 22 "unknown func bpf_for_each_map_elem" -- \
+	load uses_for_each
+refused "a map holding a bpf_timer: refused" 22 "sched programs cannot use bpf_timer" -- \
+	load uses_timer_map
+accepted "bpf_spin_lock: allowed (a short section that calls nothing)" load uses_spin_lock
+
+# Extensions would run in a sched program's place without its checks.
+refused "freplace of a sched program's function: refused" 22 \
+	"Cannot replace functions of sched programs" -- freplace
+accepted "... its target alone loads" load ext_target
+
+# The earlier checks still hold.
+"$T/schedtest" --reject-nongpl >"$out" 2>&1
+ok "a non-GPL sched program is refused" [ $? -eq 0 ]
+"$T/schedtest" --reject-target schedule >"$out" 2>&1
+ok "schedule() is refused as a target" [ $? -eq 0 ]
+ok "the kernel log stays clean" log_clean
+ok "nothing is left loaded" no_sched_prog
+rm -f "$out"
+tap_status

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Programs that try what a sched program must not be able to do, for the
+ * negative tests in tests/kernel (the loader is safety.c). Each one is
+ * loaded alone: the verifier must refuse it, or it must run without the
+ * kernel noticing anything wrong.
+ *
+ * - kf_*: hand the sched-entity kfuncs an entity that is not the hook's
+ *   own: one reached through a NULL pointer field plus the offset of
+ *   its se (pi_top_task), through a field that may be NULL or point at a
+ *   freed task (last_wakee), the NULL parent of a top-level entity, and
+ *   a pointer loaded through a NULL one (a task's my_q->curr). The
+ *   verifier accepts all of them: it checks types, not memory. The
+ *   kfuncs must answer "not a task" for the NULL-derived ones and never
+ *   oops. kf_own is the control: the hook's own entity.
+ * - tc_*: a tail call from a tick program into a program verified for
+ *   another hook, whose context has another layout.
+ * - uses_*: helpers and maps that could wait for the runqueue lock the
+ *   hooks hold, or loop for long with interrupts off.
+ * - ext_replace: an extension (freplace) of ext_target's global function,
+ *   which would run in a sched program's place.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+extern u64 bpf_sched_entity_to_tgidpid(struct sched_entity *se) __ksym;
+extern u64 bpf_sched_entity_to_cgrpid(struct sched_entity *se) __ksym;
+extern long bpf_sched_entity_belongs_to_cgrp(struct sched_entity *se, u64 cgrpid) __ksym;
+
+/* the root cgroup's id, which every task belongs to */
+const volatile __u64 cfg_root_cgid = 1;
+
+/* kfunc calls, and answers that were not "not a task" for a NULL entity */
+__u64 kf_calls, kf_null_calls, kf_null_wrong, kf_tasks_found;
+
+static void probe(struct sched_entity *se, bool is_null)
+{
+	u64 tgidpid = bpf_sched_entity_to_tgidpid(se);
+	u64 cgrpid = bpf_sched_entity_to_cgrpid(se);
+	long belongs = bpf_sched_entity_belongs_to_cgrp(se, cfg_root_cgid);
+
+	__sync_fetch_and_add(&kf_calls, 1);
+	if (tgidpid != (u64)-1)
+		__sync_fetch_and_add(&kf_tasks_found, 1);
+	if (!is_null)
+		return;
+	__sync_fetch_and_add(&kf_null_calls, 1);
+	if (tgidpid != (u64)-1 || cgrpid != (u64)-1 || belongs != 0)
+		__sync_fetch_and_add(&kf_null_wrong, 1);
+}
+
+SEC("sched/cfs_check_preempt_wakeup")
+int BPF_PROG(kf_pi_top, struct task_struct *curr, struct task_struct *p)
+{
+	struct task_struct *top = p->pi_top_task;
+
+	probe(&top->se, !top);
+	return 0;
+}
+
+SEC("sched/cfs_check_preempt_wakeup")
+int BPF_PROG(kf_last_wakee, struct task_struct *curr, struct task_struct *p)
+{
+	struct task_struct *w = curr->last_wakee;
+
+	probe(&w->se, !w);
+	return 0;
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(kf_parent, struct sched_entity *curr, unsigned long delta_exec)
+{
+	struct sched_entity *parent = curr->parent;
+
+	probe(parent, !parent);
+	return 0;
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(kf_my_q_curr, struct sched_entity *curr, unsigned long delta_exec)
+{
+	struct cfs_rq *q = curr->my_q;
+	struct sched_entity *se = q->curr;	/* q is NULL for a task */
+
+	probe(se, !q || !se);
+	return 0;
+}
+
+SEC("sched/cfs_wakeup_preempt_entity")
+int BPF_PROG(kf_own, struct sched_entity *curr, struct sched_entity *se)
+{
+	probe(curr, false);
+	probe(se, false);
+	return 0;
+}
+
+/* Tail calls: tc_tick calls jmp[0]. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u32);
+} jmp SEC(".maps");
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(tc_tick, struct sched_entity *curr, unsigned long delta_exec)
+{
+	bpf_tail_call(ctx, &jmp, 0);
+	return 0;
+}
+
+/* A callee for the tick, and one for the wakeup: its first argument is a
+ * task_struct, where the tick passes a sched_entity. */
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(tc_tick_callee, struct sched_entity *curr, unsigned long delta_exec)
+{
+	bpf_sched_entity_to_tgidpid(curr);
+	return 0;
+}
+
+SEC("sched/cfs_check_preempt_wakeup")
+int BPF_PROG(tc_wakeup_callee, struct task_struct *curr, struct task_struct *p)
+{
+	bpf_sched_entity_to_tgidpid(&curr->se);
+	return 0;
+}
+
+static long loop_cb(u64 i, void *ctx)
+{
+	return 0;
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(uses_loop, struct sched_entity *curr, unsigned long delta_exec)
+{
+	bpf_loop(1 << 23, loop_cb, NULL, 0);
+	return 0;
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u64);
+} arr SEC(".maps");
+
+static long each_cb(struct bpf_map *map, u32 *key, u64 *val, void *ctx)
+{
+	return 0;
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(uses_for_each, struct sched_entity *curr, unsigned long delta_exec)
+{
+	bpf_for_each_map_elem(&arr, each_cb, NULL, 0);
+	return 0;
+}
+
+struct timer_val {
+	struct bpf_timer t;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct timer_val);
+} timers SEC(".maps");
+
+/* No bpf_timer_* call: deleting an element cancels its timer and waits. */
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(uses_timer_map, struct sched_entity *curr, unsigned long delta_exec)
+{
+	u32 key = 0;
+
+	bpf_map_delete_elem(&timers, &key);
+	return 0;
+}
+
+struct lock_val {
+	struct bpf_spin_lock lock;
+	u64 n;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct lock_val);
+} locked SEC(".maps");
+
+/* Allowed: a bpf_spin_lock section is short and calls nothing. */
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(uses_spin_lock, struct sched_entity *curr, unsigned long delta_exec)
+{
+	u32 key = 0;
+	struct lock_val *v = bpf_map_lookup_elem(&locked, &key);
+
+	if (v) {
+		bpf_spin_lock(&v->lock);
+		v->n++;
+		bpf_spin_unlock(&v->lock);
+	}
+	return 0;
+}
+
+/* A global function: verified on its own, replaceable by an extension. */
+__noinline int sched_sub(int x)
+{
+	return x + kf_calls;	/* opaque: clang must keep the call */
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(ext_target, struct sched_entity *curr, unsigned long delta_exec)
+{
+	return sched_sub(delta_exec & 1) == 7 ? 1 : 0;
+}
+
+SEC("freplace/sched_sub")
+int ext_replace(int x)
+{
+	return 1;
+}
+
+char _license[] SEC("license") = "GPL";
