@@ -42,6 +42,7 @@ __u64 calls_wakeup, hits_wakeup;
 __u64 calls_entity, hits_entity;
 __u64 wakeups_seen, wakeups_preempting;
 __u64 next_is_wakee, next_is_other;
+__u64 forced_ticks, forced_kept;
 
 struct kf_record {
 	u64 tgidpid;
@@ -101,16 +102,54 @@ static bool is_pair(u64 curr_id, u64 wakee_id)
 	       wakee_id >> 32 == cfg_wakee;
 }
 
+/*
+ * By CPU: the pid of the target whose slice a forced tick ended, until
+ * that CPU switches. A forced tick that finds it still set finds the same
+ * task running on: the pick after the forced preemption chose it again.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 64);
+	__type(key, u32);
+	__type(value, u32);
+} tick_forced SEC(".maps");
+
 SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(tick, struct sched_entity *curr, unsigned long delta_exec)
 {
 	u64 id = bpf_sched_entity_to_tgidpid(curr);
+	u32 cpu = bpf_get_smp_processor_id();
+	u32 *forced;
 
 	__sync_fetch_and_add(&calls_tick, 1);
 	if (id == (u64)-1 || !is_target(id >> 32))
 		return 0;
 	__sync_fetch_and_add(&hits_tick, 1);
+	forced = bpf_map_lookup_elem(&tick_forced, &cpu);
+	if (cfg_ret_tick > 0 && forced) {
+		__sync_fetch_and_add(&forced_ticks, 1);
+		/*
+		 * Still the skip buddy the last forced tick made it: no pick
+		 * since, as when the emulator delivers two ticks before the
+		 * CPU could switch. Only a pick that chose it again counts.
+		 */
+		if (*forced == (u32)id && curr->cfs_rq->skip != curr)
+			__sync_fetch_and_add(&forced_kept, 1);
+		*forced = (u32)id;
+	}
 	return cfg_ret_tick;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(tick_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	u32 cpu = bpf_get_smp_processor_id();
+	u32 *forced = bpf_map_lookup_elem(&tick_forced, &cpu);
+
+	if (forced && *forced == prev->pid)
+		*forced = 0;
+	return 0;
 }
 
 SEC("sched/cfs_check_preempt_wakeup")

@@ -119,6 +119,8 @@ static void print_counters(struct schedtest_bpf *skel, const char *sfx)
 	P(wakeups_preempting);
 	P(next_is_wakee);
 	P(next_is_other);
+	P(forced_ticks);
+	P(forced_kept);
 #undef P
 }
 
@@ -219,6 +221,7 @@ int main(int argc, char **argv)
 	skel->rodata->cfg_curr = curr;
 	skel->rodata->cfg_all = all;
 	bpf_program__set_autoload(skel->progs.tick, tick);
+	bpf_program__set_autoload(skel->progs.tick_switch, tick && ret_tick > 0);
 	bpf_program__set_autoload(skel->progs.wakeup, wakeup);
 	bpf_program__set_autoload(skel->progs.entity, entity);
 	bpf_program__set_autoload(skel->progs.kfunc_probe, kfunc);
