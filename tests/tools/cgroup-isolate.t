@@ -19,6 +19,13 @@ new_cgroup "$CG"
 # Both run before the tool attaches, so the window sees only the steady
 # state; nivcsw is read from attach to just before detach. They outlive the
 # window (loading the tool under TCG can take seconds) and are killed after.
+# The kernel's overrides of wakeup suppressions (kernel/README.md): a
+# per-CPU kthread waking on the insider's CPU preempts it whatever the
+# policy says.
+kernel_overrides() {
+	awk '$1 ~ /wakeup/ { s += $2 } END { print s + 0 }' \
+		/sys/kernel/debug/sched/bpf_bounded
+}
 shield() {
 	taskset -c 1 "$WAKER" --seconds 60 --period-us 1000 --run-us 50 >/dev/null &
 	out=$!
@@ -26,11 +33,13 @@ shield() {
 		--run-us 500 >/dev/null &
 	ins=$!
 	sleep 1
+	b0=$(kernel_overrides)
 	start_tool "$TAP_TMP/$1.json" "$CI" -j -c "$CG" "${@:2}"
 	n0=$(nivcsw $ins)
 	sleep 3
 	n1=$(nivcsw $ins)
 	stop_tool
+	B=$(($(kernel_overrides) - b0))
 	kill $out $ins 2>/dev/null
 	wait $out $ins 2>/dev/null
 	N=$((${n1:-0} - ${n0:-0}))
@@ -51,8 +60,9 @@ summary "$TAP_TMP/sdry.json" '.dry_run and .wakeup_suppressed > 20 and .preempti
 ok $? "--dry-run: the tool counts those preemptions and what it would suppress"
 summary "$TAP_TMP/spol.json" '.wakeup_suppressed > 100' | grep -qx true
 ok $? "cgroup-isolate: outsiders' wakeups on the insider suppressed"
-summary "$TAP_TMP/spol.json" '.preemptions_wakeup' | grep -qx 0
-ok $? "cgroup-isolate: no insider preempted because an outsider woke up"
+pw=$(summary "$TAP_TMP/spol.json" '.preemptions_wakeup')
+[ "${pw:-1}" -le "$B" ]
+ok $? "cgroup-isolate: no insider preempted because an outsider woke up, but for the kernel's overrides ($pw <= $B)"
 # The policy is about wakeups: the tick still ends an insider's slice when
 # CFS says so, and RT tasks preempt through no CFS hook at all. /proc sees
 # no more involuntary switches than the tool counted (all of them not by a
