@@ -46,8 +46,8 @@ enum {
 	OPT_QUIET = 'q',
 	OPT_DRY_RUN = 'n',
 	OPT_VERBOSE = 'v',
-	OPT_HELP = '?',
-	OPT_HELP_H = 'h',
+	OPT_HELP = 'h',
+	OPT_HELP_QMARK = '?',
 	OPT_USAGE = 0x100,
 	OPT_VERSION = 'V',
 };
@@ -86,7 +86,8 @@ static const struct argp_option common_options[] = {
 	  "Show libbpf's debug output (its warnings are always shown)." },
 	/* argp's own would print to stderr on an error; these are ours */
 	{ "help", OPT_HELP, 0, 0, "Give this help list.", -1 },
-	{ 0, OPT_HELP_H, 0, OPTION_ALIAS, 0, -1 },
+	/* argp's own spelling, kept */
+	{ 0, OPT_HELP_QMARK, 0, OPTION_ALIAS | OPTION_HIDDEN, 0, -1 },
 	{ "usage", OPT_USAGE, 0, 0, "Give a short usage message.", -1 },
 	{ "version", OPT_VERSION, 0, 0,
 	  "Print the program version and libbpf's.", -1 },
@@ -263,7 +264,7 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 		o->verbose = true;
 		break;
 	case OPT_HELP:
-	case OPT_HELP_H:
+	case OPT_HELP_QMARK:
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP,
 			  (char *)report_name());
 		exit(0);
