@@ -7,7 +7,8 @@
 # come through script(1)'s pty.
 . "$(dirname "$0")/../tap.sh"
 
-W=$ROOT/build/unit/wrap
+# WRAP_TEST: another build of the same, e.g. of an older tools/lib
+W=${WRAP_TEST:-$ROOT/build/unit/wrap}
 # CMDs that report what happened to them
 cat >"$TAP_TMP/count.pl" <<'PERL'
 # count SIG [own] OUT: counts SIG for 1.5 s (in a process group of its own
@@ -42,23 +43,23 @@ wait_file() {
 ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
 
 # 1. an inherited SIGCHLD=SIG_IGN: CMD is still waited for, its status kept
-timeout 10 perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV' \
-	"$W" -q -a -- sh -c 'exit 4' >/dev/null
+timeout -k 2 10 perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV' \
+	"$W" -a -- sh -c 'exit 4' >/dev/null
 ok $(($? != 4)) "1. SIGCHLD ignored by our parent: CMD's status 4, no hang"
 
 # 2. a terminal's Ctrl-C reaches CMD exactly once, whatever its group
 for grp in same own; do
 	rm -f "$TAP_TMP/n" "$TAP_TMP/n.ready"
 	(wait_file "$TAP_TMP/n.ready"; printf '\003'; sleep 3) |
-		timeout 20 script -qec \
-			"'$W' -q -a -- perl '$TAP_TMP/count.pl' INT $grp '$TAP_TMP/n'" \
+		timeout -k 2 20 script -qec \
+			"'$W' -a -- perl '$TAP_TMP/count.pl' INT $grp '$TAP_TMP/n'" \
 			/dev/null >/dev/null
 	[ "$(cat "$TAP_TMP/n" 2>/dev/null)" = 1 ]
 	ok $? "2. Ctrl-C on a pty, CMD in the $grp process group: CMD gets SIGINT once ($(cat "$TAP_TMP/n" 2>/dev/null))"
 done
 # kill(0) from inside CMD reached it already; a kill of the tool did not
 rm -f "$TAP_TMP/n"
-setsid -w "$W" -q -a -- perl -e '
+setsid -w "$W" -a -- perl -e '
 	my $n = 0; $SIG{TERM} = sub { $n++ }; kill("TERM", 0);
 	select(undef, undef, undef, 0.05) for 1 .. 20;
 	open(my $f, ">", $ARGV[0]); print $f "$n\n"; close($f);' "$TAP_TMP/n" \
@@ -66,7 +67,7 @@ setsid -w "$W" -q -a -- perl -e '
 [ "$(cat "$TAP_TMP/n" 2>/dev/null)" = 1 ]
 ok $? "2. kill -TERM 0 from inside CMD: CMD gets it once ($(cat "$TAP_TMP/n" 2>/dev/null))"
 rm -f "$TAP_TMP/n" "$TAP_TMP/n.ready"
-"$W" -q -a -- perl "$TAP_TMP/count.pl" TERM same "$TAP_TMP/n" >/dev/null &
+"$W" -a -- perl "$TAP_TMP/count.pl" TERM same "$TAP_TMP/n" >/dev/null &
 tool=$!
 wait_file "$TAP_TMP/n.ready"
 kill -TERM $tool
@@ -90,7 +91,7 @@ status=$?
 gone "$TAP_TMP/pid" && [ $status = 129 ] && grep -q "^wrap-test: " "$TAP_TMP/out"
 ok $? "3. SIGHUP: CMD hung up, summary printed, the tool dies of it ($status)"
 rm -f "$TAP_TMP/pid"
-"$W" -q -k 300ms -a -- perl -e '$SIG{HUP} = "IGNORE"; open(my $f, ">", $ARGV[0]);
+"$W" -k 300ms -a -- perl -e '$SIG{HUP} = "IGNORE"; open(my $f, ">", $ARGV[0]);
 	print $f "$$\n"; close($f); sleep 10' "$TAP_TMP/pid" >/dev/null &
 tool=$!
 wait_file "$TAP_TMP/pid"
@@ -100,7 +101,7 @@ status=$?
 gone "$TAP_TMP/pid" && [ $status = 137 ]
 ok $? "3. SIGHUP to a CMD that ignores it: SIGKILL after --kill-after ($status)"
 rm -f "$TAP_TMP/pid"
-"$W" -q -a -- sh -c "echo \$\$ >'$TAP_TMP/pid'; exec sleep 10" >/dev/null &
+"$W" -a -- sh -c "echo \$\$ >'$TAP_TMP/pid'; exec sleep 10" >/dev/null &
 tool=$!
 wait_file "$TAP_TMP/pid"
 kill -KILL $tool
@@ -112,7 +113,7 @@ ok $? "3. SIGKILL of the tool: CMD dies with it"
 start=$(date +%s%N)
 (
 	trap '' PIPE
-	timeout 10 "$W" -a -i 10ms 2>"$TAP_TMP/err" | head -n 1 >/dev/null
+	timeout -k 2 10 "$W" -a -i 10ms 2>"$TAP_TMP/err" | head -n 1 >/dev/null
 	exit "${PIPESTATUS[0]}"
 )
 status=$?
@@ -121,19 +122,19 @@ ok $? "4. SIGPIPE ignored, output gone: exit 1, 'writing output: Broken pipe' ($
 
 # 5. CMD killed by a signal: the tool dies of it too (a shell loop stops)
 perl -e 'system(@ARGV); exit(($? & 127) == 2 ? 0 : 1)' \
-	"$W" -q -a -- sh -c 'kill -INT $$' >/dev/null
+	"$W" -a -- sh -c 'kill -INT $$' >/dev/null
 ok $? "5. CMD dies of SIGINT: the tool dies of SIGINT, not exit 130"
-"$W" -q -a -- sh -c 'exit 130' >/dev/null
+"$W" -a -- sh -c 'exit 130' >/dev/null
 ok $(($? != 130)) "5. CMD exits 130: the tool exits 130"
 
 # 6. --duration: SIGTERM, then SIGKILL after --kill-after
 start=$(date +%s%N)
-"$W" -q -d 200ms -k 300ms -- perl -e '$SIG{TERM} = "IGNORE"; sleep 10' >/dev/null
+"$W" -d 200ms -k 300ms -- perl -e '$SIG{TERM} = "IGNORE"; sleep 10' >/dev/null
 status=$?
 t=$(ms_since $start)
 [ $status = 137 ] && [ "$t" -lt 2000 ]
 ok $? "6. -d 200ms -k 300ms on a CMD ignoring SIGTERM: killed ($status after $t ms)"
-"$W" -q -d 200ms -- sleep 10 >/dev/null
+"$W" -d 200ms -- sleep 10 >/dev/null
 ok $(($? != 143)) "6. --duration: SIGTERM first (143)"
 run "$W" -a -k 0s
 one_line_error 2 wrap-test "invalid --kill-after '0s': out of range (1ms to 1h)"
@@ -142,13 +143,13 @@ ok $? "6. --kill-after 0s: out of range"
 # 7. -p: the tool notices the process's exit
 sleep 0.3 &
 start=$(date +%s%N)
-"$W" -q -p $! >/dev/null 2>&1
+"$W" -p $! >/dev/null 2>&1
 status=$?
 t=$(ms_since $start)
 [ $status = 0 ] && [ "$t" -lt 2000 ]
 ok $? "7. -p on a process that exits at 0.3 s: the tool stops ($t ms)"
 sleep 0.3 &
-run "$W" -q -p $! -p $$ -d 1s
+run "$W" -p $! -p $$ -d 1s
 [ "$(printf '%s\n' "$ERR" | grep -c dropped)" = 1 ]
 ok $? "7. of two -p, the one that exits is dropped from the targets"
 
