@@ -158,7 +158,10 @@ int sched_tool_load(struct sched_tool *t, struct bpf_object_skeleton *s)
 	err = set_hooks(t, *s->obj);
 	if (err)
 		return err;
+	report_libbpf_hold();
 	err = bpf_object__load_skeleton(s);
+	/* no permission: our line says all, libbpf's only repeat it */
+	report_libbpf_release(err != -EPERM && err != -EACCES);
 	if (err) {
 		if (err == -EPERM || err == -EACCES)
 			sched_err(
