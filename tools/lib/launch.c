@@ -223,6 +223,26 @@ void child_abort(struct child *c)
 	close_fd(&c->pidfd);
 }
 
+pid_t proc_status_pid(pid_t pid, const char *field)
+{
+	char path[64], line[256];
+	size_t len = strlen(field);
+	pid_t value = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, field, len) && line[len] == ':' &&
+		    sscanf(line + len + 1, "%d", &value) == 1)
+			break;
+	}
+	fclose(f);
+	return value;
+}
+
 int exit_status_of(int wstatus)
 {
 	if (WIFEXITED(wstatus))

@@ -62,6 +62,12 @@ int child_reap(struct child *c, bool block, int *wstatus);
 /* Makes a child that was never released exit, and reaps it. */
 void child_abort(struct child *c);
 
+/*
+ * A pid-valued field of /proc/PID/status ("Tgid", "PPid"), or -1 if the
+ * process or the field does not exist.
+ */
+pid_t proc_status_pid(pid_t pid, const char *field);
+
 /* A wait status as a shell would report it: the code, or 128+signal. */
 int exit_status_of(int wstatus);
 

@@ -130,20 +130,7 @@ static const char *cgroup2_root(void)
 /* The tgid of a pid (which may be any thread), or -1 if it does not exist. */
 static pid_t tgid_of(pid_t pid)
 {
-	char path[64], line[256];
-	pid_t tgid = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	}
-	fclose(f);
-	return tgid;
+	return proc_status_pid(pid, "Tgid");
 }
 
 static void add_cgroup(struct sched_opts *o, const char *arg)

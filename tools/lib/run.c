@@ -55,26 +55,6 @@ static __u64 now_ns(void)
 	return (__u64)ts.tv_sec * NSEC_PER_SEC + (__u64)ts.tv_nsec;
 }
 
-static pid_t parent_of(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	pid_t ppid = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	/* "pid (comm) state ppid ...": comm may hold spaces and ')' */
-	if (fgets(buf, sizeof(buf), f)) {
-		p = strrchr(buf, ')');
-		if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
-			ppid = -1;
-	}
-	fclose(f);
-	return ppid;
-}
-
 /* pid is root or one of its descendants. */
 static bool in_tree(pid_t pid, pid_t root)
 {
@@ -83,7 +63,7 @@ static bool in_tree(pid_t pid, pid_t root)
 	for (depth = 0; depth < MAX_TREE_DEPTH && pid > 1; depth++) {
 		if (pid == root)
 			return true;
-		pid = parent_of(pid);
+		pid = proc_status_pid(pid, "PPid");
 	}
 	return false;
 }
