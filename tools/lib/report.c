@@ -111,7 +111,8 @@ _Static_assert(STAT_WAKEUP_CALLS == STAT_TICK_CALLS + 4 &&
 		       STAT_ENTITY_FORCED == STAT_ENTITY_CALLS + 3,
 	       "per-hook counters are calls, targets, suppressed, forced");
 
-const char *const stat_keys[SCHEDBPF_NR_STATS] = {
+/* Each counter's name in JSON, and its column title in tables. */
+static const char *const stat_keys[SCHEDBPF_NR_STATS] = {
 	[STAT_TICK_CALLS] = "tick_calls",
 	[STAT_TICK_TARGETS] = "tick_targets",
 	[STAT_TICK_SUPPRESSED] = "tick_suppressed",
@@ -131,7 +132,7 @@ const char *const stat_keys[SCHEDBPF_NR_STATS] = {
 	[STAT_WAKEUPS] = "wakeups",
 };
 
-const char *const stat_titles[SCHEDBPF_NR_STATS] = {
+static const char *const stat_titles[SCHEDBPF_NR_STATS] = {
 	[STAT_TICK_CALLS] = "TICK",
 	[STAT_TICK_TARGETS] = "TICK:TGT",
 	[STAT_TICK_SUPPRESSED] = "TICK:SUP",

@@ -89,10 +89,6 @@ int report_interval(struct report *r, const __u64 *cur);
 int report_end(struct report *r, const __u64 *v, const __u64 *hist,
 	       const int *status);
 
-/* Index of one counter's name for JSON and its column title for tables. */
-extern const char *const stat_keys[SCHEDBPF_NR_STATS];
-extern const char *const stat_titles[SCHEDBPF_NR_STATS];
-
 /*
  * Upper bound in us of the log2 bucket holding the pct-th percentile
  * (0 < pct <= 100) of hist, or -1 when it is empty.

@@ -200,7 +200,7 @@ static int loop(struct run *r)
 	struct pollfd fds[MAX_POLL];
 	int idx[MAX_POLL];
 	struct timespec timeout;
-	bool stopping = false;
+	bool stopping = false, timed;
 	int i, n, ret;
 
 	if (o->duration_ns)
@@ -213,10 +213,12 @@ static int loop(struct run *r)
 		n = fill_poll(r, fds, idx);
 		now = now_ns();
 		wake = earliest(stopping ? 0 : next, earliest(end, r->kill_at));
+		/* nothing timed left (CMD killed): wait for its exit alone */
+		timed = wake != 0;
 		wake = wake > now ? wake - now : 0;
 		timeout.tv_sec = (time_t)(wake / NSEC_PER_SEC);
 		timeout.tv_nsec = (long)(wake % NSEC_PER_SEC);
-		ret = ppoll(fds, n, &timeout, NULL);
+		ret = ppoll(fds, n, timed ? &timeout : NULL, NULL);
 		if (ret < 0 && errno != EINTR) {
 			sched_err("waiting: %s", strerror(errno));
 			return 1;
