@@ -32,7 +32,7 @@ _schedbpf()
 	done
 
 	opts='--cgroup --pid --all --interval --duration --kill-after --json
-		--quiet --dry-run --verbose --help --usage --version'
+		--output --quiet --dry-run --verbose --help --usage --version'
 	case $1 in
 	no-preempt) opts+=' --max-run' ;;
 	boost-wakeup) opts+=' --max-lead' ;;
@@ -49,6 +49,10 @@ _schedbpf()
 		;;
 	-p | --pid)
 		_pids
+		return
+		;;
+	--output)
+		_filedir
 		return
 		;;
 	-i | --interval | -d | --duration | -k | --kill-after | -m | --max-run | \

@@ -29,6 +29,7 @@ for cmd in no-preempt boost-wakeup slice-extend cgroup-isolate
     complete -c $cmd -s k -l kill-after -x -a "$__schedbpf_durations" -d 'SIGKILL a CMD the tool stopped, DURATION later'
     complete -c $cmd -s j -l json -d 'One JSON object per line'
     complete -c $cmd -s q -l quiet -d 'Print only the summary'
+    complete -c $cmd -l output -r -F -d 'Write rows and summary to FILE'
     complete -c $cmd -s n -l dry-run -d 'Count what the policy would do; CFS decides'
     complete -c $cmd -s v -l verbose -d "Show libbpf's debug output"
     complete -c $cmd -s '?' -l help -d 'Give the help list'

@@ -168,6 +168,14 @@ run "$W" -a -i 1s -d 1100ms
 printf '%s\n' "$OUT" | sed -n 2p | grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2} '
 ok $? "9. TIME in seconds at --interval 1s"
 
+run "$W" -a -i 50ms --output "$TAP_TMP/rows" -- sh -c 'sleep 0.2; echo cmd'
+[ $STATUS = 0 ] && [ "$OUT" = cmd ] && head -n 1 "$TAP_TMP/rows" | grep -q "^TIME" &&
+	grep -q "^wrap-test: " "$TAP_TMP/rows"
+ok $? "9. --output FILE: rows and summary there, stdout left to CMD"
+run "$W" -a -d 10ms --output /nonexistent/rows
+one_line_error 1 wrap-test "opening /nonexistent/rows: No such file or directory"
+ok $? "9. --output into a missing directory: exit 1, one line"
+
 # 10. libbpf's warnings are shown without -v
 WRAP_TEST_LIBBPF_WARN=1 run "$W" -a -d 10ms
 printf '%s\n' "$ERR" | grep -q "^libbpf: "
@@ -203,7 +211,8 @@ printf '%s\n' "$OUT" | head -n 1 | jq -e --arg k "$(uname -r)" --argjson p $$ '
 	.targets.pids == [$p] and
 	.targets.cmd == ["sh", "-c", "sleep 0.2", "\"quoted\""] and
 	.settings == {"interval_ns": 50000000, "duration_ns": 100000000,
-		"kill_after_ns": 5000000000, "quiet": false, "answer_ns": 42}' \
+		"kill_after_ns": 5000000000, "quiet": false, "output": null,
+		"answer_ns": 42}' \
 	>/dev/null
 ok $? "13. run record: tool, version, libbpf, kernel, targets, settings, dry_run"
 printf '%s\n' "$OUT" | jq -s -e '.[0].type == "run" and .[-1].type == "summary" and

@@ -49,6 +49,7 @@ enum {
 	OPT_HELP = 'h',
 	OPT_HELP_QMARK = '?',
 	OPT_USAGE = 0x100,
+	OPT_OUTPUT = 0x101,
 	OPT_VERSION = 'V',
 };
 
@@ -76,6 +77,9 @@ static const struct argp_option common_options[] = {
 	{ "json", OPT_JSON, 0, 0,
 	  "One JSON object per line instead of a table; the keys are listed "
 	  "below." },
+	{ "output", OPT_OUTPUT, "FILE", 0,
+	  "Write the rows, JSON lines and summary to FILE (truncated) instead "
+	  "of stdout, which a wrapped CMD keeps to itself." },
 	{ "quiet", OPT_QUIET, 0, 0,
 	  "Print only the summary (with --json: the run record and the "
 	  "summary), no row per interval." },
@@ -106,7 +110,7 @@ static const char common_doc[] =
 	"found), or dies of the signal that killed it.\n"
 	"\nJSON keys: the first line, type run, has tool, version, libbpf, "
 	"kernel, time, dry_run, targets {all, cgroups, pids, cmd} and "
-	"settings {interval_ns, duration_ns, kill_after_ns, quiet, and the "
+	"settings {interval_ns, duration_ns, kill_after_ns, quiet, output, and the "
 	"tool's own}; then type (interval|summary), tool, time, elapsed_s, "
 	"dry_run; per hook (tick, wakeup, entity) X_calls, X_targets, "
 	"X_suppressed, X_forced; bounded, preemptions, preemptions_rt, "
@@ -243,6 +247,11 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_QUIET:
 		o->quiet = true;
+		break;
+	case OPT_OUTPUT:
+		if (!*arg)
+			sched_usage_error("invalid --output '': empty path");
+		o->output = arg;
 		break;
 	case OPT_DRY_RUN:
 		o->dry_run = true;

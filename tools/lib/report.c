@@ -357,11 +357,11 @@ static void wall_time(char *buf, size_t len, bool with_ms)
 		snprintf(buf + n, len - n, ".%03ld", ts.tv_nsec / 1000000);
 }
 
-/* 0, or the -errno of the last failed write to stdout. */
-static int flush_stdout(void)
+/* 0, or the -errno of the last failed write to the output. */
+static int flush_out(FILE *out)
 {
 	errno = 0;
-	if (fflush(stdout) || ferror(stdout))
+	if (fflush(out) || ferror(out))
 		return errno ? -errno : -EIO;
 	return 0;
 }
@@ -431,6 +431,11 @@ static void print_run_record(FILE *f, const struct sched_tool *t,
 	fprintf(f, ",\"kill_after_ns\":%llu,\"quiet\":%s",
 		(unsigned long long)o->kill_after_ns,
 		o->quiet ? "true" : "false");
+	fprintf(f, ",\"output\":");
+	if (o->output)
+		json_string(f, o->output);
+	else
+		fputs("null", f);
 	for (s = t->settings; s && s->key; s++) {
 		fputc(',', f);
 		json_string(f, s->key);
@@ -457,19 +462,44 @@ static struct json_head json_head(const struct report *r, const char *type,
 	};
 }
 
+int report_open(struct report *r, const struct sched_tool *t)
+{
+	r->t = t;
+	r->out = stdout;
+	if (!t->opts.output)
+		return 0;
+	/* close-on-exec: CMD must not hold it open */
+	r->out = fopen(t->opts.output, "we");
+	if (!r->out) {
+		sched_err("opening %s: %s", t->opts.output, strerror(errno));
+		r->out = stdout;
+		return 1;
+	}
+	return 0;
+}
+
+int report_close(struct report *r)
+{
+	int err = 0;
+
+	if (r->out && r->out != stdout && fclose(r->out))
+		err = -errno;
+	r->out = NULL;
+	return err;
+}
+
 int report_begin(struct report *r, const struct sched_tool *t)
 {
 	char now[TIME_WIDTH_MS + 4];
 
-	r->t = t;
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
 	if (t->opts.json) {
 		wall_time(now, sizeof(now), false);
-		print_run_record(stdout, t, now);
+		print_run_record(r->out, t, now);
 	} else if (!t->opts.quiet) {
-		print_table_header(stdout, time_width(r), &t->columns);
+		print_table_header(r->out, time_width(r), &t->columns);
 	}
-	return flush_stdout();
+	return flush_out(r->out);
 }
 
 int report_interval(struct report *r, const __u64 *cur)
@@ -486,13 +516,13 @@ int report_interval(struct report *r, const __u64 *cur)
 		return 0;
 	if (r->t->opts.json) {
 		h = json_head(r, "interval", now, sizeof(now));
-		print_json_interval(stdout, &h, delta);
+		print_json_interval(r->out, &h, delta);
 	} else {
 		wall_time(now, sizeof(now), subsecond(r));
-		print_table_row(stdout, time_width(r), now, &r->t->columns,
+		print_table_row(r->out, time_width(r), now, &r->t->columns,
 				delta);
 	}
-	return flush_stdout();
+	return flush_out(r->out);
 }
 
 int report_end(struct report *r, const __u64 *v, const __u64 *hist,
@@ -503,10 +533,10 @@ int report_end(struct report *r, const __u64 *v, const __u64 *hist,
 
 	if (r->t->opts.json) {
 		h = json_head(r, "summary", now, sizeof(now));
-		print_json_summary(stdout, &h, v, hist, status);
+		print_json_summary(r->out, &h, v, hist, status);
 	} else {
-		print_summary_text(stdout, r->t->name, seconds_since(&r->start),
+		print_summary_text(r->out, r->t->name, seconds_since(&r->start),
 				   r->t->opts.dry_run, v, hist);
 	}
-	return flush_stdout();
+	return flush_out(r->out);
 }

@@ -12,7 +12,8 @@
  *   "targets"   {"all": bool, "cgroups": [canonical paths], "pids": [tgids],
  *                "cmd": [CMD and its arguments] or null}
  *   "settings"  {"interval_ns", "duration_ns" (null: none), "kill_after_ns",
- *                "quiet", and the tool's own, e.g. "max_run_ns"}
+ *                "quiet", "output" (null: stdout), and the tool's own,
+ *                e.g. "max_run_ns"}
  * Every other line has
  *   "type"      "interval" (one per --interval) or "summary" (the last line)
  *   "tool"      the tool's name, e.g. "no-preempt"
@@ -68,12 +69,22 @@ void report_libbpf(bool verbose);
 void report_libbpf_hold(void);
 void report_libbpf_release(bool show);
 
-/* What one run has printed so far. */
+/* What one run has printed so far, and where. */
 struct report {
 	const struct sched_tool *t;
+	FILE *out;
 	struct timespec start;
 	__u64 prev[SCHEDBPF_NR_STATS];
 };
+
+/*
+ * Where the run's lines go: stdout, or --output's file. Returns 0, or 1
+ * having said why the file cannot be written.
+ */
+int report_open(struct report *r, const struct sched_tool *t);
+
+/* Closes --output's file; 0 or the -errno of its last write. */
+int report_close(struct report *r);
 
 /*
  * The run's start (elapsed time counts from here) and its first output:

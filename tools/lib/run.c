@@ -372,6 +372,10 @@ int sched_run(struct sched_tool *t, const struct sched_backend *b)
 	}
 	/* one without a pidfd (a kernel before 5.3) is never seen to exit */
 	r.pids_left = t->opts.nr_tgids;
+	if (report_open(&r.rep, t)) {
+		status = 1;
+		goto out;
+	}
 
 	if (t->opts.cmd && start_child(&r, &orig)) {
 		status = 1;
@@ -409,8 +413,12 @@ int sched_run(struct sched_tool *t, const struct sched_backend *b)
 		if (err)
 			output_failed(&r, err);
 	}
+	err = report_close(&r.rep);
+	if (err)
+		output_failed(&r, err);
 	status = final_status(&r, status);
 out:
+	report_close(&r.rep);
 	if (r.sigfd >= 0)
 		close(r.sigfd);
 	sigprocmask(SIG_SETMASK, &orig, NULL);

@@ -55,6 +55,8 @@ struct sched_opts {
 	__u64 duration_ns;
 	/* after the tool has asked CMD to stop, SIGKILL this much later */
 	__u64 kill_after_ns;
+	/* the rows, JSON lines and summary go here instead of stdout */
+	const char *output;
 	bool json;
 	bool quiet;
 	bool dry_run;
