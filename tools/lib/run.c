@@ -24,8 +24,10 @@
 #include "parse.h"
 #include "tool.h"
 
-/* fds polled: signals, CMD, each -p process */
+/* fds polled: signals, CMD, each -p process (by its index >= 0) */
 #define MAX_POLL (2 + SCHEDBPF_MAX_PIDS)
+#define POLL_SIGNALS (-1)
+#define POLL_CMD (-2)
 /* how far up /proc's parent links a signal's sender is looked for */
 #define MAX_TREE_DEPTH 64
 
@@ -104,27 +106,27 @@ static int read_counters(struct run *r, __u64 *stats, __u64 *hist)
 	return r->b->read(r->b->ctx, stats, hist);
 }
 
-/* Returns 1 when the run must stop, 0 to go on, or an exit status < 0. */
-static int on_signal(struct run *r)
+/* Returns true when the run must stop. */
+static bool on_signal(struct run *r)
 {
 	struct signalfd_siginfo si;
 	ssize_t n;
 
 	n = read(r->sigfd, &si, sizeof(si));
 	if (n != sizeof(si))
-		return 0;
+		return false;
 	if (si.ssi_signo == SIGPIPE) {
 		output_failed(r, -EPIPE);
-		return 1;
+		return true;
 	}
 	if (!r->wrapped || r->cmd_done)
-		return 1;
+		return true;
 	if (!reached_cmd(r, &si))
 		child_signal(&r->c, (int)si.ssi_signo);
 	/* a hang-up is the tool's to end: CMD must not outlive it */
 	if (si.ssi_signo == SIGHUP && !r->kill_at)
 		r->kill_at = now_ns() + r->t->opts.kill_after_ns;
-	return 0;
+	return false;
 }
 
 static void on_cmd_exit(struct run *r)
@@ -163,9 +165,9 @@ static int fill_poll(struct run *r, struct pollfd *fds, int *idx)
 	int i, n = 0;
 
 	fds[n++] = (struct pollfd){ .fd = r->sigfd, .events = POLLIN };
-	idx[0] = -1;
+	idx[0] = POLL_SIGNALS;
 	if (r->wrapped && !r->cmd_done) {
-		idx[n] = -2;
+		idx[n] = POLL_CMD;
 		fds[n++] =
 			(struct pollfd){ .fd = r->c.pidfd, .events = POLLIN };
 	}
@@ -226,7 +228,7 @@ static int loop(struct run *r)
 		for (i = 0; ret > 0 && i < n; i++) {
 			if (!fds[i].revents)
 				continue;
-			if (idx[i] == -1) {
+			if (idx[i] == POLL_SIGNALS) {
 				if (on_signal(r) && !stopping) {
 					stopping = true;
 					if (!r->wrapped || r->cmd_done)
@@ -234,7 +236,7 @@ static int loop(struct run *r)
 					if (r->out_err)
 						stop_cmd(r, SIGTERM);
 				}
-			} else if (idx[i] == -2) {
+			} else if (idx[i] == POLL_CMD) {
 				on_cmd_exit(r);
 			} else {
 				on_pid_exit(r, idx[i]);
