@@ -39,7 +39,7 @@ wait_file() {
 	done
 	return 1
 }
-# secs_since START: seconds since START (date +%s%N), as an integer in ms
+# ms_since START: milliseconds since START (date +%s%N)
 ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
 
 # 1. an inherited SIGCHLD=SIG_IGN: CMD is still waited for, its status kept
@@ -71,7 +71,7 @@ rm -f "$TAP_TMP/n" "$TAP_TMP/n.ready"
 tool=$!
 wait_file "$TAP_TMP/n.ready"
 kill -TERM $tool
-wait $tool
+wait $tool 2>/dev/null
 [ "$(cat "$TAP_TMP/n" 2>/dev/null)" = 1 ]
 ok $? "2. kill -TERM of the tool: passed on to CMD once ($(cat "$TAP_TMP/n" 2>/dev/null))"
 
@@ -86,7 +86,7 @@ rm -f "$TAP_TMP/pid"
 tool=$!
 wait_file "$TAP_TMP/pid"
 kill -HUP $tool
-wait $tool
+wait $tool 2>/dev/null
 status=$?
 gone "$TAP_TMP/pid" && [ $status = 129 ] && grep -q "^wrap-test: " "$TAP_TMP/out"
 ok $? "3. SIGHUP: CMD hung up, summary printed, the tool dies of it ($status)"
@@ -96,7 +96,7 @@ rm -f "$TAP_TMP/pid"
 tool=$!
 wait_file "$TAP_TMP/pid"
 kill -HUP $tool
-wait $tool
+wait $tool 2>/dev/null
 status=$?
 gone "$TAP_TMP/pid" && [ $status = 137 ]
 ok $? "3. SIGHUP to a CMD that ignores it: SIGKILL after --kill-after ($status)"
@@ -129,12 +129,12 @@ ok $(($? != 130)) "5. CMD exits 130: the tool exits 130"
 
 # 6. --duration: SIGTERM, then SIGKILL after --kill-after
 start=$(date +%s%N)
-"$W" -d 200ms -k 300ms -- perl -e '$SIG{TERM} = "IGNORE"; sleep 10' >/dev/null
+("$W" -d 200ms -k 300ms -- perl -e '$SIG{TERM} = "IGNORE"; sleep 10' >/dev/null; exit $?) 2>/dev/null
 status=$?
 t=$(ms_since $start)
 [ $status = 137 ] && [ "$t" -lt 2000 ]
 ok $? "6. -d 200ms -k 300ms on a CMD ignoring SIGTERM: killed ($status after $t ms)"
-"$W" -d 200ms -- sleep 10 >/dev/null
+("$W" -d 200ms -- sleep 10 >/dev/null; exit $?) 2>/dev/null
 ok $(($? != 143)) "6. --duration: SIGTERM first (143)"
 run "$W" -a -k 0s
 one_line_error 2 wrap-test "invalid --kill-after '0s': out of range (1ms to 1h)"
@@ -203,14 +203,14 @@ usage_error "option '--json' doesn't allow an argument" -a --json=1
 usage_error "invalid option -- 'x'" -a -x
 
 # 13. the first JSON line describes the run
-run "$W" -j -n -i 50ms -d 100ms -p $$ -- sh -c 'sleep 0.2' '"quoted"'
+run "$W" -j -n -i 50ms -d 300ms -p $$ -- sh -c 'sleep 0.2' '"quoted"'
 printf '%s\n' "$OUT" | head -n 1 | jq -e --arg k "$(uname -r)" --argjson p $$ '
 	.type == "run" and .tool == "wrap-test" and .dry_run == true and
 	(.version | test("^[0-9]")) and (.libbpf | test("^v[0-9]")) and
 	.kernel == $k and .targets.all == false and .targets.cgroups == [] and
 	.targets.pids == [$p] and
 	.targets.cmd == ["sh", "-c", "sleep 0.2", "\"quoted\""] and
-	.settings == {"interval_ns": 50000000, "duration_ns": 100000000,
+	.settings == {"interval_ns": 50000000, "duration_ns": 300000000,
 		"kill_after_ns": 5000000000, "quiet": false, "output": null,
 		"answer_ns": 42}' \
 	>/dev/null
