@@ -10,7 +10,8 @@ _schedbpf_cgroups()
 	mnt=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") break;
 		if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
 	[ -n "$mnt" ] || return
-	if [[ $1 == /* ]]; then
+	# absolute, or ./ ../ relative to here, as -c takes them
+	if [[ $1 == /* || $1 == . || $1 == .. || $1 == ./* || $1 == ../* ]]; then
 		compgen -d -- "$1"
 	else
 		(cd "$mnt" 2>/dev/null && compgen -d -- "$1")
@@ -30,8 +31,8 @@ _schedbpf()
 		fi
 	done
 
-	opts='--cgroup --pid --all --interval --duration --json --dry-run
-		--verbose --help --usage --version'
+	opts='--cgroup --pid --all --interval --duration --kill-after --json
+		--output --quiet --dry-run --verbose --help --usage --version'
 	case $1 in
 	no-preempt) opts+=' --max-run' ;;
 	boost-wakeup) opts+=' --max-lead' ;;
@@ -50,8 +51,12 @@ _schedbpf()
 		_pids
 		return
 		;;
-	-i | --interval | -d | --duration | -m | --max-run | -l | --max-lead | \
-		-s | --slice)
+	--output)
+		_filedir
+		return
+		;;
+	-i | --interval | -d | --duration | -k | --kill-after | -m | --max-run | \
+		-l | --max-lead | -s | --slice)
 		COMPREPLY=($(compgen -W '100us 1ms 10ms 20ms 100ms 1s 10s 1m' -- "$cur"))
 		return
 		;;

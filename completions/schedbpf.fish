@@ -8,7 +8,8 @@ function __schedbpf_cgroups
         if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
     test -n "$mnt"; or return
     set -l cur (commandline -ct)
-    if string match -q -- '/*' $cur
+    # absolute, or ./ ../ relative to here, as -c takes them
+    if string match -q -r -- '^(/|\.\.?(/|$))' $cur
         __fish_complete_directories $cur
     else
         for d in $mnt/$cur*/
@@ -25,12 +26,16 @@ for cmd in no-preempt boost-wakeup slice-extend cgroup-isolate
     complete -c $cmd -s a -l all -d 'Every task'
     complete -c $cmd -s i -l interval -x -a "$__schedbpf_durations" -d 'Print counters every DURATION'
     complete -c $cmd -s d -l duration -x -a "$__schedbpf_durations" -d 'Stop after DURATION'
+    complete -c $cmd -s k -l kill-after -x -a "$__schedbpf_durations" -d 'SIGKILL a CMD the tool stopped, DURATION later'
     complete -c $cmd -s j -l json -d 'One JSON object per line'
+    complete -c $cmd -s q -l quiet -d 'Print only the summary'
+    complete -c $cmd -l output -r -F -d 'Write rows and summary to FILE'
     complete -c $cmd -s n -l dry-run -d 'Count what the policy would do; CFS decides'
     complete -c $cmd -s v -l verbose -d "Show libbpf's debug output"
     complete -c $cmd -s '?' -l help -d 'Give the help list'
+    complete -c $cmd -s h -d 'Give the help list'
     complete -c $cmd -l usage -d 'Give a short usage message'
-    complete -c $cmd -s V -l version -d 'Print the program version'
+    complete -c $cmd -s V -l version -d "Print the program version and libbpf's"
 end
 complete -c no-preempt -s m -l max-run -x -a "$__schedbpf_durations" -d 'Longest continuous run with preemption suppressed'
 complete -c boost-wakeup -s l -l max-lead -x -a "$__schedbpf_durations" -d 'Boost only while less than DURATION ahead in vruntime'

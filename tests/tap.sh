@@ -70,6 +70,20 @@ one_line_error() {
 		[ -z "$OUT" ]
 }
 
+# option_error PREFIX TEXT: the last run was refused as bad usage (2) by
+# getopt, "PREFIX: ...TEXT...", followed by argp's "Try `PREFIX --help'..."
+# line, with nothing on stdout.
+option_error() {
+	[ "$STATUS" -eq 2 ] &&
+		[ "$(printf '%s\n' "$ERR" | wc -l)" -eq 2 ] &&
+		case "$(printf '%s\n' "$ERR" | head -n 1)" in
+		"$1: "*"$2"*) true ;;
+		*) false ;;
+		esac &&
+		printf '%s\n' "$ERR" | tail -n 1 | grep -q "^Try .$1 --help'" &&
+		[ -z "$OUT" ]
+}
+
 # The running kernel has the scheduler BPF hooks (asked once).
 kernel_has_sched_bpf() {
 	if [ -z "$TAP_SCHED_BPF" ]; then

@@ -63,9 +63,26 @@ static const enum schedbpf_stat columns[] = {
 	STAT_PREEMPTIONS,
 };
 
-static void setup(struct boost_wakeup_bpf *skel)
+static const struct sched_setting settings[] = {
+	{ "max_lead_ns", SCHED_SETTING_NS, &env.max_lead_ns },
+	{},
+};
+
+static struct boost_wakeup_bpf *skel;
+
+static struct bpf_object_skeleton *open_bpf(const struct schedbpf_cfg *cfg)
 {
+	skel = boost_wakeup_bpf__open();
+	if (!skel)
+		return NULL;
+	skel->rodata->cfg_common = *cfg;
 	skel->rodata->cfg_max_lead_ns = env.max_lead_ns;
+	return skel->skeleton;
+}
+
+static void destroy_bpf(void)
+{
+	boost_wakeup_bpf__destroy(skel);
 }
 
 int main(int argc, char **argv)
@@ -76,7 +93,10 @@ int main(int argc, char **argv)
 		.options = options,
 		.parser = parse_opt,
 		.columns = { columns, sizeof(columns) / sizeof(columns[0]) },
+		.settings = settings,
+		.open = open_bpf,
+		.destroy = destroy_bpf,
 	};
 
-	return SCHED_TOOL_MAIN(&tool, argc, argv, boost_wakeup, setup);
+	return sched_tool_main(&tool, argc, argv);
 }

@@ -35,6 +35,7 @@ static const struct argp_option options[] = {
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	const struct sched_opts *o;
+	int i;
 
 	switch (key) {
 	case 'o':
@@ -49,6 +50,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!o->nr_cgroups)
 			sched_usage_error(
 				"no cgroup: give -c CGROUP, whose tasks are the insiders");
+		/* the root holds every task, as --all does */
+		for (i = 0; i < o->nr_cgroups; i++) {
+			if (o->cgroups[i].root)
+				sched_usage_error(
+					"--cgroup %s is the root cgroup, which leaves no outsiders: give a child cgroup",
+					o->cgroups[i].path);
+		}
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -61,9 +69,26 @@ static const enum schedbpf_stat columns[] = {
 	STAT_WAKEUPS,	     STAT_PREEMPTIONS,
 };
 
-static void setup(struct cgroup_isolate_bpf *skel)
+static const struct sched_setting settings[] = {
+	{ "preempt_outsiders", SCHED_SETTING_BOOL, &env.preempt_outsiders },
+	{},
+};
+
+static struct cgroup_isolate_bpf *skel;
+
+static struct bpf_object_skeleton *open_bpf(const struct schedbpf_cfg *cfg)
 {
+	skel = cgroup_isolate_bpf__open();
+	if (!skel)
+		return NULL;
+	skel->rodata->cfg_common = *cfg;
 	skel->rodata->cfg_preempt_outsiders = env.preempt_outsiders;
+	return skel->skeleton;
+}
+
+static void destroy_bpf(void)
+{
+	cgroup_isolate_bpf__destroy(skel);
 }
 
 int main(int argc, char **argv)
@@ -74,7 +99,10 @@ int main(int argc, char **argv)
 		.options = options,
 		.parser = parse_opt,
 		.columns = { columns, sizeof(columns) / sizeof(columns[0]) },
+		.settings = settings,
+		.open = open_bpf,
+		.destroy = destroy_bpf,
 	};
 
-	return SCHED_TOOL_MAIN(&tool, argc, argv, cgroup_isolate, setup);
+	return sched_tool_main(&tool, argc, argv);
 }

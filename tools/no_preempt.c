@@ -64,9 +64,26 @@ static const enum schedbpf_stat columns[] = {
 	STAT_BOUNDED,		STAT_PREEMPTIONS,
 };
 
-static void setup(struct no_preempt_bpf *skel)
+static const struct sched_setting settings[] = {
+	{ "max_run_ns", SCHED_SETTING_NS, &env.max_run_ns },
+	{},
+};
+
+static struct no_preempt_bpf *skel;
+
+static struct bpf_object_skeleton *open_bpf(const struct schedbpf_cfg *cfg)
 {
+	skel = no_preempt_bpf__open();
+	if (!skel)
+		return NULL;
+	skel->rodata->cfg_common = *cfg;
 	skel->rodata->cfg_max_run_ns = env.max_run_ns;
+	return skel->skeleton;
+}
+
+static void destroy_bpf(void)
+{
+	no_preempt_bpf__destroy(skel);
 }
 
 int main(int argc, char **argv)
@@ -77,7 +94,10 @@ int main(int argc, char **argv)
 		.options = options,
 		.parser = parse_opt,
 		.columns = { columns, sizeof(columns) / sizeof(columns[0]) },
+		.settings = settings,
+		.open = open_bpf,
+		.destroy = destroy_bpf,
 	};
 
-	return SCHED_TOOL_MAIN(&tool, argc, argv, no_preempt, setup);
+	return sched_tool_main(&tool, argc, argv);
 }

@@ -56,9 +56,26 @@ static const enum schedbpf_stat columns[] = {
 	STAT_BOUNDED,	 STAT_PREEMPTIONS,
 };
 
-static void setup(struct slice_extend_bpf *skel)
+static const struct sched_setting settings[] = {
+	{ "slice_ns", SCHED_SETTING_NS, &env.slice_ns },
+	{},
+};
+
+static struct slice_extend_bpf *skel;
+
+static struct bpf_object_skeleton *open_bpf(const struct schedbpf_cfg *cfg)
 {
+	skel = slice_extend_bpf__open();
+	if (!skel)
+		return NULL;
+	skel->rodata->cfg_common = *cfg;
 	skel->rodata->cfg_slice_ns = env.slice_ns;
+	return skel->skeleton;
+}
+
+static void destroy_bpf(void)
+{
+	slice_extend_bpf__destroy(skel);
 }
 
 int main(int argc, char **argv)
@@ -69,7 +86,10 @@ int main(int argc, char **argv)
 		.options = options,
 		.parser = parse_opt,
 		.columns = { columns, sizeof(columns) / sizeof(columns[0]) },
+		.settings = settings,
+		.open = open_bpf,
+		.destroy = destroy_bpf,
 	};
 
-	return SCHED_TOOL_MAIN(&tool, argc, argv, slice_extend, setup);
+	return sched_tool_main(&tool, argc, argv);
 }

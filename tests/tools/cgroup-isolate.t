@@ -104,7 +104,10 @@ common_bad_input cgroup-isolate "$CG"
 bad cgroup-isolate 2 "no cgroup: give -c CGROUP" "$CI" -p $$
 bad cgroup-isolate 2 "no cgroup: give -c CGROUP" "$CI" -- true
 bad cgroup-isolate 2 "--all leaves no outsiders" "$CI" --all
-bad cgroup-isolate 2 "unknown option" "$CI" -c "$CG" --preempt-outsiders=yes
+run "$CI" -c "$CG" --preempt-outsiders=yes
+option_error cgroup-isolate "option '--preempt-outsiders' doesn't allow an argument"
+ok $? "cgroup-isolate --preempt-outsiders=yes: exit 2, Try --help"
+bad cgroup-isolate 2 "is the root cgroup, which leaves no outsiders" "$CI" -c "$CGROOT"
 [ "$(sched_progs)" = 0 ] && [ "$(observer_progs)" = 0 ]
 ok $? "no program attached after any bad input"
 [ "$(ls "$CGROOT")" = "$before" ]

@@ -166,7 +166,9 @@ common_bad_input() {
 	bad "$name" 2 "invalid --pid 'x1'" "$tool" -c "$cg" -p x1
 	bad "$name" 2 "invalid --interval '1'" "$tool" -c "$cg" -i 1
 	bad "$name" 2 "invalid --duration '-1s'" "$tool" -c "$cg" -d -1s
-	bad "$name" 2 "unknown option" "$tool" -c "$cg" --bogus
+	run "$tool" -c "$cg" --bogus
+	option_error "$name" "unrecognized option '--bogus'"
+	ok $? "$name -c CG --bogus: exit 2, 'unrecognized option', Try --help"
 	bad "$name" 2 "no command after '--'" "$tool" -c "$cg" --
 	bad "$name" 127 "command not found" "$tool" -c "$cg" -- schedbpf-no-such-command
 	bad "$name" 2 "no target" "$tool"

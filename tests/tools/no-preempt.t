@@ -34,10 +34,10 @@ jq -e -s '.[-1] | .dry_run == false and .tick_suppressed > 0 and
 	.bounded > 0 and .preemptions < .tick_suppressed' \
 	"$TAP_TMP/measure.json" >/dev/null
 ok $? "policy counters: suppressed, bounded by --max-run"
-jq -e -s 'all(.[]; type == "object") and
-	(map(.type) | .[:-1] | all(. == "interval")) and .[-1].status == null' \
+jq -e -s 'all(.[]; type == "object") and .[0].type == "run" and
+	(map(.type) | .[1:-1] | all(. == "interval")) and .[-1].status == null' \
 	"$TAP_TMP/measure.json" >/dev/null
-ok $? "--json: every line parses, intervals then a summary"
+ok $? "--json: every line parses, the run record, intervals, a summary"
 
 # --- wrapping a command -------------------------------------------------
 run "$NP" -c "$CG" -- sh -c 'exit 7'
@@ -104,6 +104,37 @@ ok $? "nothing attached after the forwarded SIGTERM"
 run "$NP" -d 1s -c "$CG" -- "$HOG"
 ok $(($STATUS != 143)) "--duration ends CMD with SIGTERM: exit 143 ($STATUS)"
 
+# --- the wrapper: CMD never outlives the tool (issue 14) ---------------
+"$NP" -i 100ms -c "$CG" -- "$HOG" 20 | head -n 1 >/dev/null
+status=${PIPESTATUS[0]}
+ok $((status != 141)) "output piped to head -1: the tool dies of SIGPIPE ($status)"
+sleep 0.5
+[ -z "$(cat "$CGROOT/$CG/cgroup.procs")" ]
+ok $? "and CMD was stopped with it"
+no_programs_left
+ok $? "nothing attached after SIGPIPE"
+"$NP" -q -c "$CG" -- "$HOG" 20 >/dev/null &
+tool=$!
+wait_attached
+kill -KILL $tool
+wait $tool 2>/dev/null
+sleep 0.5
+[ -z "$(cat "$CGROOT/$CG/cgroup.procs")" ]
+ok $? "SIGKILL of the tool kills CMD (PR_SET_PDEATHSIG)"
+no_programs_left
+ok $? "nothing attached after SIGKILL"
+"$HOG" 2 &
+hog=$!
+run "$NP" -j -q -p $hog
+wait $hog
+[ $STATUS = 0 ] && printf '%s\n' "$OUT" | jq -s -e --argjson p $hog '
+	length == 2 and .[0].type == "run" and .[0].targets.pids == [$p] and
+	.[0].settings.max_run_ns == 100000000 and .[0].tool == "no-preempt" and
+	.[-1].type == "summary"' >/dev/null
+ok $? "-p: the tool stops when the process exits; -q -j: run record and summary"
+run "$NP" -q -d 1s -k 500ms -c "$CG" -- perl -e '$SIG{TERM} = "IGNORE"; sleep 20'
+ok $((STATUS != 137)) "--duration, CMD ignoring SIGTERM: SIGKILL after --kill-after ($STATUS)"
+
 # --- bad input: one line, non-zero, nothing attached or created ---------
 before=$(ls "$CGROOT")
 bad() {
@@ -123,7 +154,9 @@ bad 2 "invalid --pid 'x1'" "$NP" -p x1
 bad 2 "invalid --max-run '0ms'" "$NP" -c "$CG" --max-run 0ms
 bad 2 "invalid --interval '1'" "$NP" -c "$CG" -i 1
 bad 2 "invalid --duration '-1s'" "$NP" -c "$CG" -d -1s
-bad 2 "unknown option" "$NP" -c "$CG" --bogus
+run "$NP" -c "$CG" --bogus
+option_error no-preempt "unrecognized option '--bogus'"
+ok $? "no-preempt -c CG --bogus: exit 2, 'unrecognized option', Try --help"
 bad 2 "no command after '--'" "$NP" -c "$CG" --
 bad 127 "command not found" "$NP" -c "$CG" -- schedbpf-no-such-command
 bad 2 "no target" "$NP"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# The JSON lines' keys are a contract (tools/lib/stats.h): exactly these,
+# The JSON lines' keys are a contract (tools/lib/report.h): exactly these,
 # with these types. The lines come from the library's own printers.
 . "$(dirname "$0")/../tap.sh"
 
@@ -46,8 +46,8 @@ ok $? "summary without samples or command: nulls"
 
 # every key is documented where users look for it
 for key in $(echo "$HEAD,$STATS,\"latency_us\",\"status\"" | tr -d '"\n' | tr , ' '); do
-	grep -q "\"$key\"" "$ROOT/tools/lib/stats.h"
-	ok $? "stats.h documents \"$key\""
+	grep -q "\"$key\"" "$ROOT/tools/lib/report.h"
+	ok $? "report.h documents \"$key\""
 done
 
 done_testing

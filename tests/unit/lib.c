@@ -21,7 +21,7 @@
 #include "cgroup.h"
 #include "launch.h"
 #include "parse.h"
-#include "stats.h"
+#include "report.h"
 
 static int tests, failed;
 
@@ -228,20 +228,34 @@ static void test_cgroup_resolve(void)
 {
 	struct cgroup_target cg = { .fd = -1 };
 	char mnt[PATH_MAX], err[PATH_MAX + 64], child[PATH_MAX + 32];
+	char cwd[PATH_MAX];
 	struct stat st;
 	int ret;
 
 	if (cgroup2_mount(MOUNTINFO_PATH, mnt, sizeof(mnt))) {
-		skip(12, "no cgroup2 mounted on this host");
+		skip(14, "no cgroup2 mounted on this host");
 		return;
 	}
-	ret = cgroup_resolve(mnt, ".", &cg, err, sizeof(err));
-	stat(mnt, &st);
-	ok(!ret && !strcmp(cg.path, mnt) && cg.id == st.st_ino && cg.fd >= 0,
-	   "'.' is the cgroup2 root %s, id %llu", mnt,
-	   (unsigned long long)st.st_ino);
-	cgroup_target_close(&cg);
-	ok(cg.fd == -1, "closed");
+	/* "." is the current directory, as bpftool takes paths */
+	if (getcwd(cwd, sizeof(cwd)) && !chdir(mnt)) {
+		ret = cgroup_resolve(mnt, ".", &cg, err, sizeof(err));
+		stat(mnt, &st);
+		ok(!ret && !strcmp(cg.path, mnt) && cg.id == st.st_ino &&
+			   cg.fd >= 0 && cg.root,
+		   "'.' in %s is the cgroup2 root, id %llu, marked root", mnt,
+		   (unsigned long long)st.st_ino);
+		cgroup_target_close(&cg);
+		ok(cg.fd == -1, "closed");
+		if (chdir("/tmp"))
+			ok(0, "chdir /tmp");
+		resolve_bad(mnt, ".", "not on cgroup2");
+		resolve_bad(mnt, "./schedbpf-no-such-cgroup",
+			    "No such file or directory");
+		if (chdir(cwd))
+			ok(0, "chdir back");
+	} else {
+		skip(4, "cannot chdir to the cgroup2 mount");
+	}
 
 	ret = cgroup_resolve(mnt, mnt, &cg, err, sizeof(err));
 	ok(!ret && !strcmp(cg.path, mnt), "absolute root resolves to itself");
@@ -254,8 +268,9 @@ static void test_cgroup_resolve(void)
 		ret = cgroup_resolve(mnt, strrchr(child, '/') + 1, &cg, err,
 				     sizeof(err));
 		stat(child, &st);
-		ok(!ret && !strcmp(cg.path, child) && cg.id == st.st_ino,
-		   "relative 'schedbpf-unit-N' is %s", child);
+		ok(!ret && !strcmp(cg.path, child) && cg.id == st.st_ino &&
+			   !cg.root,
+		   "relative 'schedbpf-unit-N' is %s, not the root", child);
 		cgroup_target_close(&cg);
 		snprintf(err, sizeof(err), "%s/./", child);
 		ret = cgroup_resolve(mnt, err, &cg, err, sizeof(err));

@@ -49,7 +49,7 @@ abc not a number
 0.0000000001s more than 9 decimal places
 LIST
 run "$tool" -a --max-run
-one_line_error 2 no-preempt "'--max-run'"
+option_error no-preempt "option '--max-run' requires an argument"
 ok $? "--max-run without a value"
 
 done_testing

@@ -6,6 +6,13 @@
 # each tool's own rules exit 2 with one line naming the value and range.
 . "$(dirname "$0")/../tap.sh"
 
+# -c . is the current directory: a child cgroup, which cgroup-isolate takes
+CG=$(cgroup2_mount)
+if [ -n "$CG" ] && mkdir "$CG/schedbpf-policy-$$" 2>/dev/null; then
+	trap 'cd /; rmdir "$CG/schedbpf-policy-$$"; rm -rf "$TAP_TMP"' EXIT
+	cd "$CG/schedbpf-policy-$$" || exit 1
+fi
+
 # good TOOL ARGS...: accepted, then the host's no-hooks error
 good() {
 	name=$1
@@ -71,7 +78,9 @@ abc not a number
 -1ms negative
 5x unknown unit 'x'
 LIST
-bad boost-wakeup "'--max-lead'" -a --max-lead
+run "$BIN/boost-wakeup" -a --max-lead
+option_error boost-wakeup "option '--max-lead' requires an argument"
+ok $? "boost-wakeup -a --max-lead: a missing value, Try --help"
 while read -r v why; do
 	bad slice-extend "invalid --slice '$v': $why" -a --slice "$v"
 done <<'LIST'
@@ -84,14 +93,26 @@ done <<'LIST'
 fast not a number
 -20ms negative
 LIST
-bad slice-extend "'-s'" -a -s
+run "$BIN/slice-extend" -a -s
+option_error slice-extend "option requires an argument -- 's'"
+ok $? "slice-extend -a -s: a missing value, Try --help"
 bad cgroup-isolate "no cgroup: give -c CGROUP" -p $$
 bad cgroup-isolate "no cgroup: give -c CGROUP" -- true
 bad cgroup-isolate "no cgroup: give -c CGROUP" -p $$ -o -n
 bad cgroup-isolate "--all leaves no outsiders" -a
 bad cgroup-isolate "--all leaves no outsiders" --all -o
 bad cgroup-isolate "no target" -o
-bad cgroup-isolate "unknown option or missing argument: '--preempt-outsiders=1'" \
-	-c . --preempt-outsiders=1
+if [ -n "$CG" ]; then
+	bad cgroup-isolate "--cgroup $CG is the root cgroup, which leaves no outsiders" -c "$CG"
+	(cd "$CG" && run "$BIN/cgroup-isolate" -c . &&
+		one_line_error 2 cgroup-isolate "is the root cgroup")
+	ok $? "cgroup-isolate -c . in the root cgroup's directory: refused"
+	bad cgroup-isolate "is the root cgroup" -c ../schedbpf-policy-$$/.. -o
+else
+	skip "no cgroup2: the root cgroup"
+fi
+run "$BIN/cgroup-isolate" -c . --preempt-outsiders=1
+option_error cgroup-isolate "option '--preempt-outsiders' doesn't allow an argument"
+ok $? "cgroup-isolate --preempt-outsiders=1: no value allowed, Try --help"
 
 done_testing

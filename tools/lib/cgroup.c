@@ -65,19 +65,30 @@ int cgroup2_mount(const char *mountinfo, char *buf, size_t len)
 	return ret;
 }
 
+/* ".", "..", "./x", "../x": what a shell user means relative to here. */
+static bool dot_relative(const char *arg)
+{
+	if (arg[0] != '.')
+		return false;
+	if (arg[1] == '\0' || arg[1] == '/')
+		return true;
+	return arg[1] == '.' && (arg[2] == '\0' || arg[2] == '/');
+}
+
 int cgroup_resolve(const char *mount, const char *arg,
 		   struct cgroup_target *out, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], link[64];
 	struct statfs sfs;
 	struct stat st;
+	ssize_t n;
 	int fd;
 
 	if (!*arg) {
 		snprintf(err, errlen, "empty path");
 		return -1;
 	}
-	if (arg[0] == '/') {
+	if (arg[0] == '/' || dot_relative(arg)) {
 		if (snprintf(path, sizeof(path), "%s", arg) >=
 		    (int)sizeof(path))
 			goto too_long;
@@ -91,17 +102,16 @@ int cgroup_resolve(const char *mount, const char *arg,
 		    (int)sizeof(path))
 			goto too_long;
 	}
-	if (stat(path, &st)) {
-		snprintf(err, errlen, "%s", strerror(errno));
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s",
+			 errno == ENOTDIR ? "not a directory" :
+					    strerror(errno));
 		return -1;
 	}
-	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "not a directory");
-		return -1;
-	}
-	if (statfs(path, &sfs)) {
+	if (fstatfs(fd, &sfs) || fstat(fd, &st)) {
 		snprintf(err, errlen, "%s", strerror(errno));
-		return -1;
+		goto fail;
 	}
 	if (sfs.f_type != CGROUP2_SUPER_MAGIC) {
 		if (mount)
@@ -111,24 +121,24 @@ int cgroup_resolve(const char *mount, const char *arg,
 		else
 			snprintf(err, errlen,
 				 "not on cgroup2 (no cgroup2 is mounted)");
-		return -1;
+		goto fail;
 	}
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
+	/* the canonical path of what was opened, not of what was named */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, out->path, sizeof(out->path) - 1);
+	if (n < 0) {
 		snprintf(err, errlen, "%s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
+		goto fail;
 	}
-	if (!realpath(path, out->path)) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		close(fd);
-		return -1;
-	}
+	out->path[n] = '\0';
 	out->id = st.st_ino;
 	out->fd = fd;
+	out->root = mount && !strcmp(out->path, mount);
 	return 0;
 
+fail:
+	close(fd);
+	return -1;
 too_long:
 	snprintf(err, errlen, "%s", strerror(ENAMETOOLONG));
 	return -1;

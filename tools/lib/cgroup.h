@@ -4,6 +4,7 @@
 #define SCHEDBPF_CGROUP_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
@@ -16,6 +17,8 @@ struct cgroup_target {
 	__u64 id;
 	/* O_RDONLY directory fd, for clone3(CLONE_INTO_CGROUP) */
 	int fd;
+	/* the cgroup2 mount's root: every task */
+	bool root;
 };
 
 /*
@@ -26,8 +29,11 @@ struct cgroup_target {
 int cgroup2_mount(const char *mountinfo, char *buf, size_t len);
 
 /*
- * Resolves arg, absolute or relative to mount, to an open cgroup2
- * directory. Returns 0 or -1 with the reason in err.
+ * Resolves arg to an open cgroup2 directory: absolute; relative to the
+ * current directory if it is . or .. or starts with ./ or ../ (as bpftool
+ * takes paths); else relative to mount. The checks are made on the opened
+ * directory, so what is checked is what is used. Returns 0 or -1 with the
+ * reason in err.
  */
 int cgroup_resolve(const char *mount, const char *arg,
 		   struct cgroup_target *out, char *err, size_t errlen);

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/sched.h>
+#include <sys/pidfd.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -62,12 +64,18 @@ static void close_fd(int *fd)
 }
 
 /* In the child: wait to be released, then exec; never returns. */
-static void child_run(int go_fd, int err_fd, const char *path,
+static void child_run(pid_t parent, int go_fd, int err_fd, const char *path,
 		      char *const argv[], const sigset_t *mask)
 {
 	char go;
 	int err;
 
+	/*
+	 * Die with the tool, whatever kills it: the policy goes with it. The
+	 * tool may have died before the prctl(); then we have a new parent.
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(EXIT_FAILURE);
 	if (read(go_fd, &go, 1) != 1)
 		_exit(EXIT_FAILURE);
 	sigprocmask(SIG_SETMASK, mask, NULL);
@@ -81,8 +89,10 @@ static void child_run(int go_fd, int err_fd, const char *path,
 int child_spawn(struct child *c, const char *path, char *const argv[],
 		int cgroup_fd, const sigset_t *child_mask)
 {
-	struct clone_args args = { .exit_signal = SIGCHLD };
-	int go[2], err[2];
+	struct clone_args args = { .exit_signal = SIGCHLD,
+				   .flags = CLONE_PIDFD };
+	pid_t parent = getpid();
+	int go[2], err[2], pidfd = -1;
 	long pid;
 
 	if (pipe2(go, O_CLOEXEC))
@@ -98,12 +108,13 @@ int child_spawn(struct child *c, const char *path, char *const argv[],
 		args.flags |= CLONE_INTO_CGROUP;
 		args.cgroup = (__u64)cgroup_fd;
 	}
+	args.pidfd = (__u64)(unsigned long)&pidfd;
 	/* glibc has no clone3() wrapper; without CLONE_VM this is a fork */
 	pid = syscall(SYS_clone3, &args, sizeof(args));
 	if (pid == 0) {
 		close(go[1]);
 		close(err[0]);
-		child_run(go[0], err[1], path, argv, child_mask);
+		child_run(parent, go[0], err[1], path, argv, child_mask);
 	}
 	close(go[0]);
 	close(err[1]);
@@ -115,9 +126,23 @@ int child_spawn(struct child *c, const char *path, char *const argv[],
 		return ret;
 	}
 	c->pid = (pid_t)pid;
+	c->pidfd = pidfd;
 	c->go_fd = go[1];
 	c->err_fd = err[0];
 	return 0;
+}
+
+/* Takes a SIGPIPE raised by our own write back, if it is blocked. */
+static void drop_sigpipe(void)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t pipe, blocked;
+
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	if (!sigprocmask(SIG_BLOCK, NULL, &blocked) &&
+	    sigismember(&blocked, SIGPIPE))
+		sigtimedwait(&pipe, NULL, &zero);
 }
 
 int child_release(struct child *c)
@@ -126,8 +151,16 @@ int child_release(struct child *c)
 	int err = 0;
 	ssize_t n;
 
-	if (write(c->go_fd, &go, 1) != 1)
+	/*
+	 * A child that died before its release makes this write fail with
+	 * EPIPE, and raise a SIGPIPE that the tool, which takes SIGPIPE as
+	 * "the reader of my output is gone", must not see.
+	 */
+	if (write(c->go_fd, &go, 1) != 1) {
 		err = errno;
+		if (err == EPIPE)
+			drop_sigpipe();
+	}
 	close_fd(&c->go_fd);
 	if (!err) {
 		do {
@@ -140,13 +173,74 @@ int child_release(struct child *c)
 	return -err;
 }
 
+void child_signal(struct child *c, int sig)
+{
+	if (c->pid <= 0)
+		return;
+	if (c->pidfd >= 0)
+		pidfd_send_signal(c->pidfd, sig, NULL, 0);
+	else
+		kill(c->pid, sig);
+}
+
+int child_reap(struct child *c, bool block, int *wstatus)
+{
+	siginfo_t info = { .si_pid = 0 };
+	int flags = WEXITED | (block ? 0 : WNOHANG);
+	int ret;
+
+	if (c->pid <= 0)
+		return -ECHILD;
+	do {
+		if (c->pidfd >= 0)
+			ret = waitid(P_PIDFD, c->pidfd, &info, flags);
+		else
+			ret = waitid(P_PID, c->pid, &info, flags);
+	} while (ret && errno == EINTR);
+	if (ret)
+		return -errno;
+	if (!info.si_pid)
+		return 0;
+	if (info.si_code == CLD_EXITED)
+		*wstatus = W_EXITCODE(info.si_status, 0);
+	else
+		*wstatus = (info.si_status & 0x7f) |
+			   (info.si_code == CLD_DUMPED ? WCOREFLAG : 0);
+	c->pid = 0;
+	close_fd(&c->pidfd);
+	return 1;
+}
+
 void child_abort(struct child *c)
 {
+	int wstatus;
+
 	close_fd(&c->go_fd);
 	close_fd(&c->err_fd);
 	if (c->pid > 0)
-		waitpid(c->pid, NULL, 0);
+		child_reap(c, true, &wstatus);
 	c->pid = 0;
+	close_fd(&c->pidfd);
+}
+
+pid_t proc_status_pid(pid_t pid, const char *field)
+{
+	char path[64], line[256];
+	size_t len = strlen(field);
+	pid_t value = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, field, len) && line[len] == ':' &&
+		    sscanf(line + len + 1, "%d", &value) == 1)
+			break;
+	}
+	fclose(f);
+	return value;
 }
 
 int exit_status_of(int wstatus)
@@ -156,4 +250,9 @@ int exit_status_of(int wstatus)
 	if (WIFSIGNALED(wstatus))
 		return EXIT_SIGNAL_BASE + WTERMSIG(wstatus);
 	return EXIT_FAILURE;
+}
+
+int term_signal_of(int wstatus)
+{
+	return WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
 }

@@ -1,21 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The life of a schedbpf tool, shared by all of them:
+ * The life of a schedbpf tool, shared by all of them, in four stages, one
+ * module each:
  *
- *	sched_tool_parse(&tool, argc, argv);     common + tool options
- *	sched_tool_init(&tool);                  BTF, sched/ handler
- *	skel = X_bpf__open();
- *	skel->rodata->cfg_common = sched_tool_cfg(&tool);
- *	skel->rodata->cfg_... = env....;         the tool's own knobs
- *	sched_tool_load(&tool, skel->skeleton);  hooks resolved, load, targets
- *	status = sched_tool_run(&tool, skel->skeleton);
- *	X_bpf__destroy(skel);                    detaches
- *	sched_tool_fini(&tool);
+ *	options.c   sched_tool_parse()   common + tool options, targets
+ *	load.c      sched_tool_init()    BTF, libbpf's sched/ handler
+ *	            sched_tool_load()    the tool's skeleton opened, its
+ *	                                 hooks resolved, loaded, -p targets
+ *	run.c       sched_run()          attach, CMD, the loop, signals
+ *	report.c    report_*()           every line the tool prints
  *
- * which SCHED_TOOL_MAIN() below is, for every tool's main().
- * Errors are printed here, one line "TOOL: what failed: why"; the functions
- * return 0 or the exit status (1 runtime failure, 2 bad usage, 126/127 for
- * a command that cannot run). Usage errors found while parsing exit at once.
+ * sched_tool_main() (tool.c) runs them in order; a tool's main() fills a
+ * struct sched_tool and calls it. Errors are printed where they happen,
+ * one line "TOOL: what failed: why"; the functions return 0 or the exit
+ * status (1 runtime failure, 2 bad usage, 126/127 for a command that cannot
+ * run). Usage errors found while parsing exit at once.
  */
 #ifndef SCHEDBPF_TOOL_H
 #define SCHEDBPF_TOOL_H
@@ -29,8 +28,8 @@
 #include "btf.h"
 #include "cgroup.h"
 #include "launch.h"
+#include "report.h"
 #include "schedbpf.h"
-#include "stats.h"
 
 #define SCHEDBPF_VERSION "0.1"
 
@@ -46,15 +45,29 @@ struct sched_opts {
 	struct cgroup_target cgroups[SCHEDBPF_MAX_CGROUPS];
 	int nr_cgroups;
 	pid_t tgids[SCHEDBPF_MAX_PIDS];
+	/* each -p process held from parsing on, so its PID cannot be reused */
+	int pidfds[SCHEDBPF_MAX_PIDS];
 	int nr_tgids;
 	bool all;
 	char **cmd;
 	char cmd_path[PATH_MAX];
 	__u64 interval_ns;
 	__u64 duration_ns;
+	/* after the tool has asked CMD to stop, SIGKILL this much later */
+	__u64 kill_after_ns;
+	/* the rows, JSON lines and summary go here instead of stdout */
+	const char *output;
 	bool json;
+	bool quiet;
 	bool dry_run;
 	bool verbose;
+};
+
+/* One of a tool's own settings, for the JSON run record. */
+struct sched_setting {
+	const char *key;
+	enum { SCHED_SETTING_NS, SCHED_SETTING_BOOL } type;
+	const void *value; /* __u64 or bool */
 };
 
 struct sched_tool {
@@ -66,22 +79,31 @@ struct sched_tool {
 	const struct argp_option *options;
 	argp_parser_t parser;
 	struct stat_columns columns;
+	/* the tool's knobs, ended by { NULL } */
+	const struct sched_setting *settings;
+	/*
+	 * Opens the tool's skeleton and fills its rodata: cfg_common = *cfg
+	 * and the tool's own cfg_*. Returns its bpf_object_skeleton, or NULL
+	 * with errno set. destroy() destroys it (detaching everything).
+	 */
+	struct bpf_object_skeleton *(*open)(const struct schedbpf_cfg *cfg);
+	void (*destroy)(void);
 
 	/* set by the library */
 	struct sched_opts opts;
 	struct sched_btf btf;
 	int handler_id;
+	/* the tool dies of this signal once it has cleaned up (0: exits) */
+	int die_signal;
 };
 
-/* Parses argv; on bad usage prints one line and exits 2. */
+/* The whole life above; returns the exit status (or dies of CMD's signal). */
+int sched_tool_main(struct sched_tool *t, int argc, char **argv);
+
+/* --- options.c ----------------------------------------------------------- */
+
+/* Parses argv; on bad usage prints the error and exits 2. */
 void sched_tool_parse(struct sched_tool *t, int argc, char **argv);
-
-/* Prints "TOOL: fmt\n" to stderr. */
-void sched_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* For tools' parsers: sched_err() and exit 2. */
-void sched_usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2), noreturn));
 
 /*
  * For tools' parsers: parses a duration option in [min_ns, max_ns], or
@@ -90,47 +112,48 @@ void sched_usage_error(const char *fmt, ...)
 __u64 sched_parse_duration_opt(const char *opt, const char *arg, __u64 min_ns,
 			       __u64 max_ns);
 
-int sched_tool_init(struct sched_tool *t);
-struct schedbpf_cfg sched_tool_cfg(const struct sched_tool *t);
-int sched_tool_load(struct sched_tool *t, struct bpf_object_skeleton *s);
-int sched_tool_run(struct sched_tool *t, struct bpf_object_skeleton *s);
-void sched_tool_fini(struct sched_tool *t);
-
 /* In a tool's argp parser: the common options parsed so far. */
 static inline const struct sched_opts *sched_state_opts(struct argp_state *s)
 {
 	return &((struct sched_tool *)s->input)->opts;
 }
 
+/* --- load.c -------------------------------------------------------------- */
+
+int sched_tool_init(struct sched_tool *t);
+struct schedbpf_cfg sched_tool_cfg(const struct sched_tool *t);
+int sched_tool_load(struct sched_tool *t, struct bpf_object_skeleton *s);
+void sched_tool_fini(struct sched_tool *t);
+
 /*
- * The whole of a tool's main() after it has filled its struct sched_tool:
- * the life above, with the skeleton PREFIX_bpf, SETUP(skel) filling the
- * tool's own cfg_* knobs. Evaluates to the exit status.
+ * What the run stage needs of the loaded programs, so that it knows
+ * nothing of BPF (and its tests can run without it). Each returns 0 or an
+ * exit status, having printed why.
  */
-#define SCHED_TOOL_MAIN(t, argc, argv, prefix, setup)                    \
-	({                                                               \
-		struct prefix##_bpf *skel_ = NULL;                       \
-		int status_;                                             \
-                                                                         \
-		sched_tool_parse((t), (argc), (argv));                   \
-		status_ = sched_tool_init(t);                            \
-		if (!status_) {                                          \
-			skel_ = prefix##_bpf__open();                    \
-			if (!skel_) {                                    \
-				sched_err("opening BPF object: %m");     \
-				status_ = 1;                             \
-			}                                                \
-		}                                                        \
-		if (!status_) {                                          \
-			skel_->rodata->cfg_common = sched_tool_cfg(t);   \
-			setup(skel_);                                    \
-			status_ = sched_tool_load((t), skel_->skeleton); \
-		}                                                        \
-		if (!status_)                                            \
-			status_ = sched_tool_run((t), skel_->skeleton);  \
-		prefix##_bpf__destroy(skel_);                            \
-		sched_tool_fini(t);                                      \
-		status_;                                                 \
-	})
+struct sched_backend {
+	void *ctx;
+	/* make pid and its descendants targets (CMD without -c) */
+	int (*add_tree)(void *ctx, pid_t pid);
+	/* a -p process has exited: its tgid may be reused */
+	void (*drop_pid)(void *ctx, pid_t tgid);
+	int (*attach)(void *ctx);
+	/* the counters' totals, and the latency histogram (may be NULL) */
+	int (*read)(void *ctx, __u64 *stats, __u64 *hist);
+};
+
+/* The backend of a loaded skeleton. */
+struct sched_backend sched_skel_backend(struct bpf_object_skeleton *s);
+
+/* --- run.c --------------------------------------------------------------- */
+
+/*
+ * Attaches, starts CMD, prints until told to stop, prints the summary.
+ * Returns the exit status; sets t->die_signal when the tool must die of a
+ * signal after cleaning up.
+ */
+int sched_run(struct sched_tool *t, const struct sched_backend *b);
+
+/* Dies of sig, without a core dump; returns only if sig does not kill. */
+void sched_die_of(int sig);
 
 #endif /* SCHEDBPF_TOOL_H */

@@ -1,9 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Reading the per-CPU counters and the latency histogram, and printing them.
+ * Everything a tool prints: its errors and libbpf's, the table, the JSON
+ * lines and the summary.
  *
  * JSON output (--json): one object per line, keys stable across releases.
- * Every line has
+ * The first line describes the run, for a file to say what produced it:
+ *   "type"      "run"
+ *   "tool", "time", "dry_run"  as below
+ *   "version"   the tool's version; "libbpf" libbpf's, e.g. "v1.1";
+ *   "kernel"    the running kernel's release (uname -r)
+ *   "targets"   {"all": bool, "cgroups": [canonical paths], "pids": [tgids],
+ *                "cmd": [CMD and its arguments] or null}
+ *   "settings"  {"interval_ns", "duration_ns" (null: none), "kill_after_ns",
+ *                "quiet", "output" (null: stdout), and the tool's own,
+ *                e.g. "max_run_ns"}
+ * Every other line has
  *   "type"      "interval" (one per --interval) or "summary" (the last line)
  *   "tool"      the tool's name, e.g. "no-preempt"
  *   "time"      local wall-clock time, "HH:MM:SS"
@@ -35,16 +46,59 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 #include <linux/types.h>
 
 #include "schedbpf.h"
 
-/* Index of one counter's name for JSON and its column title for tables. */
-extern const char *const stat_keys[SCHEDBPF_NR_STATS];
-extern const char *const stat_titles[SCHEDBPF_NR_STATS];
+struct sched_tool;
 
-/* Sums each of the n per-CPU slots of an array map into out. */
-int percpu_sum(int map_fd, __u32 n, __u64 *out);
+/* Errors: "TOOL: fmt\n" on stderr; the name is set by report_set_name(). */
+void report_set_name(const char *name);
+const char *report_name(void);
+void sched_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* For tools' parsers: sched_err() and exit 2. */
+void sched_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/* libbpf's output: warnings always, the rest with verbose. */
+void report_libbpf(bool verbose);
+
+/* Hold libbpf's warnings, then print them (show) or drop them. */
+void report_libbpf_hold(void);
+void report_libbpf_release(bool show);
+
+/* What one run has printed so far, and where. */
+struct report {
+	const struct sched_tool *t;
+	FILE *out;
+	struct timespec start;
+	__u64 prev[SCHEDBPF_NR_STATS];
+};
+
+/*
+ * Where the run's lines go: stdout, or --output's file. Returns 0, or 1
+ * having said why the file cannot be written.
+ */
+int report_open(struct report *r, const struct sched_tool *t);
+
+/* Closes --output's file; 0 or the -errno of its last write. */
+int report_close(struct report *r);
+
+/*
+ * The run's start (elapsed time counts from here) and its first output:
+ * the run record under --json, else the table's header unless --quiet.
+ * These return 0, or the -errno of writing stdout.
+ */
+int report_begin(struct report *r, const struct sched_tool *t);
+
+/* One row (or JSON line) of the counters' increase since the last. */
+int report_interval(struct report *r, const __u64 *cur);
+
+/* The summary; status is the wrapped command's exit status, or NULL. */
+int report_end(struct report *r, const __u64 *v, const __u64 *hist,
+	       const int *status);
 
 /*
  * Upper bound in us of the log2 bucket holding the pct-th percentile
@@ -61,9 +115,14 @@ struct stat_columns {
 	int n;
 };
 
-void print_table_header(FILE *f, const struct stat_columns *cols);
-void print_table_row(FILE *f, const char *time, const struct stat_columns *cols,
-		     const __u64 *v);
+/* TIME is HH:MM:SS, or HH:MM:SS.mmm when rows come more than once a second. */
+#define TIME_WIDTH 8
+#define TIME_WIDTH_MS 12
+
+void print_table_header(FILE *f, int time_width,
+			const struct stat_columns *cols);
+void print_table_row(FILE *f, int time_width, const char *time,
+		     const struct stat_columns *cols, const __u64 *v);
 
 /* What starts every JSON line. */
 struct json_head {

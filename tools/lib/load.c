@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * BTF discovery, libbpf's sched/ handler, loading the tool's programs,
+ * attaching them, and reading their counters back.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "tool.h"
+
+/* the kernel's longest symbol name, with its NUL */
+#define KSYM_NAME_LEN 128
+
+/* What a kernel without the series needs, for an installed tool too. */
+#define NEED_KERNEL                                                       \
+	"boot a kernel with the schedbpf patches and CONFIG_BPF_SCHED=y " \
+	"(see the README)"
+
+static int sched_attach(const struct bpf_program *prog, long cookie,
+			struct bpf_link **link)
+{
+	*link = bpf_program__attach_trace(prog);
+	return *link ? 0 : -errno;
+}
+
+static int register_handler(struct sched_tool *t)
+{
+	LIBBPF_OPTS(libbpf_prog_handler_opts, opts,
+		    .prog_attach_fn = sched_attach);
+	enum bpf_attach_type attach_type;
+	enum bpf_prog_type prog_type;
+	int id;
+
+	/*
+	 * Our handler comes first even where libbpf knows sched/ itself: it
+	 * uses the running kernel's numbers. Should a libbpf refuse a second
+	 * handler, its own is used; sched_tool_load() sets each program's
+	 * types and target anyway.
+	 */
+	id = libbpf_register_prog_handler(SCHED_SEC_PREFIX, t->btf.prog_type,
+					  t->btf.attach_type, &opts);
+	if (id >= 0) {
+		t->handler_id = id;
+		return 0;
+	}
+	if (!libbpf_prog_type_by_name(SCHED_SEC_PREFIX "x", &prog_type,
+				      &attach_type))
+		return 0;
+	sched_err("registering the sched/ section with libbpf: %s",
+		  strerror(-id));
+	return 1;
+}
+
+int sched_tool_init(struct sched_tool *t)
+{
+	char why[PATH_MAX + 64];
+	struct utsname u;
+	int ret;
+
+	ret = sched_btf_load(&t->btf, NULL, why, sizeof(why));
+	if (ret == -ENOENT) {
+		uname(&u);
+		sched_err("kernel %s has no scheduler BPF (%s); " NEED_KERNEL,
+			  u.release, why);
+		return 1;
+	}
+	if (ret) {
+		sched_err("%s", why);
+		return 1;
+	}
+	return register_handler(t);
+}
+
+struct schedbpf_cfg sched_tool_cfg(const struct sched_tool *t)
+{
+	const struct sched_opts *o = &t->opts;
+	struct schedbpf_cfg cfg = {
+		.nr_cgrps = o->nr_cgroups,
+		.all = o->all,
+		.has_pids = o->nr_tgids > 0,
+		.track_tree = o->cmd && !o->nr_cgroups && !o->all,
+		.dry_run = o->dry_run,
+	};
+	int i;
+
+	for (i = 0; i < o->nr_cgroups; i++)
+		cfg.cgrp_ids[i] = o->cgroups[i].id;
+	return cfg;
+}
+
+static bool is_sched_prog(const struct bpf_program *prog)
+{
+	return !strncmp(bpf_program__section_name(prog), SCHED_SEC_PREFIX,
+			strlen(SCHED_SEC_PREFIX));
+}
+
+/* Points every sched/<hook> program at bpf_sched_<hook>. */
+static int set_hooks(struct sched_tool *t, struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+	struct utsname u;
+	char func[KSYM_NAME_LEN];
+	int err;
+
+	bpf_object__for_each_program(prog, obj) {
+		const char *hook;
+
+		if (!is_sched_prog(prog))
+			continue;
+		hook = bpf_program__section_name(prog) +
+		       strlen(SCHED_SEC_PREFIX);
+		snprintf(func, sizeof(func), SCHED_HOOK_PREFIX "%s", hook);
+		if (sched_btf_hook(&t->btf, hook) < 0) {
+			uname(&u);
+			sched_err("kernel %s has no hook %s; " NEED_KERNEL,
+				  u.release, func);
+			return 1;
+		}
+		bpf_program__set_type(prog, t->btf.prog_type);
+		bpf_program__set_expected_attach_type(prog, t->btf.attach_type);
+		err = bpf_program__set_attach_target(prog, 0, func);
+		if (err) {
+			sched_err("resolving %s: %s", func, strerror(-err));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int fill_tgids(struct sched_tool *t, struct bpf_object *obj)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, "target_tgids");
+	__u8 one = 1;
+	int i;
+
+	for (i = 0; i < t->opts.nr_tgids; i++) {
+		__u32 tgid = t->opts.tgids[i];
+
+		if (!map || bpf_map__update_elem(map, &tgid, sizeof(tgid), &one,
+						 sizeof(one), BPF_ANY)) {
+			sched_err("adding pid %u to the targets: %s", tgid,
+				  strerror(map ? errno : ENOENT));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int sched_tool_load(struct sched_tool *t, struct bpf_object_skeleton *s)
+{
+	int err;
+
+	err = set_hooks(t, *s->obj);
+	if (err)
+		return err;
+	report_libbpf_hold();
+	err = bpf_object__load_skeleton(s);
+	/* no permission: our line says all, libbpf's only repeat it */
+	report_libbpf_release(err != -EPERM && err != -EACCES);
+	if (err) {
+		if (err == -EPERM || err == -EACCES)
+			sched_err(
+				"loading BPF programs: %s (needs root, or CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN)",
+				strerror(-err));
+		else
+			sched_err("loading BPF programs: %s%s", strerror(-err),
+				  t->opts.verbose ?
+					  "" :
+					  " (-v shows the verifier's log)");
+		return 1;
+	}
+	return fill_tgids(t, *s->obj);
+}
+
+void sched_tool_fini(struct sched_tool *t)
+{
+	int i;
+
+	if (t->handler_id >= 0)
+		libbpf_unregister_prog_handler(t->handler_id);
+	t->handler_id = -1;
+	sched_btf_free(&t->btf);
+	for (i = 0; i < t->opts.nr_cgroups; i++)
+		cgroup_target_close(&t->opts.cgroups[i]);
+	for (i = 0; i < t->opts.nr_tgids; i++) {
+		if (t->opts.pidfds[i] >= 0)
+			close(t->opts.pidfds[i]);
+		t->opts.pidfds[i] = -1;
+	}
+}
+
+/* The skeleton as the run stage sees it. */
+
+/*
+ * The hooks first, then the observers (which the skeleton attaches, skipping
+ * the links already set): an observer running before the hooks would count
+ * what no policy decided yet, e.g. a wakeup preemption of a target. The
+ * links go into the skeleton's slots, so destroying it detaches all.
+ */
+static int skel_attach(void *ctx)
+{
+	struct bpf_object_skeleton *s = ctx;
+	int i, err;
+
+	for (i = 0; i < s->prog_cnt; i++) {
+		struct bpf_prog_skeleton *ps =
+			(void *)((char *)s->progs + i * s->prog_skel_sz);
+
+		if (*ps->link || !is_sched_prog(*ps->prog) ||
+		    !bpf_program__autoload(*ps->prog))
+			continue;
+		*ps->link = bpf_program__attach_trace(*ps->prog);
+		if (!*ps->link) {
+			sched_err("attaching %s: %s", ps->name,
+				  strerror(errno));
+			return 1;
+		}
+	}
+	err = bpf_object__attach_skeleton(s);
+	if (err) {
+		sched_err("attaching BPF programs: %s", strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+static int skel_add_tree(void *ctx, pid_t pid)
+{
+	struct bpf_object_skeleton *s = ctx;
+	struct bpf_map *tree =
+		bpf_object__find_map_by_name(*s->obj, "tree_pids");
+	__u32 key = pid;
+	__u8 one = 1;
+
+	if (!tree || bpf_map__update_elem(tree, &key, sizeof(key), &one,
+					  sizeof(one), BPF_ANY)) {
+		sched_err("adding pid %d to the targets: %s", pid,
+			  strerror(tree ? errno : ENOENT));
+		return 1;
+	}
+	return 0;
+}
+
+static void skel_drop_pid(void *ctx, pid_t tgid)
+{
+	struct bpf_object_skeleton *s = ctx;
+	struct bpf_map *map =
+		bpf_object__find_map_by_name(*s->obj, "target_tgids");
+	__u32 key = tgid;
+
+	if (map)
+		bpf_map__delete_elem(map, &key, sizeof(key), 0);
+}
+
+/* Sums each of the n per-CPU slots of an array map into out. */
+static int percpu_sum(int map_fd, __u32 n, __u64 *out)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	__u64 *vals;
+	__u32 key;
+	int cpu;
+
+	if (ncpus < 0)
+		return ncpus;
+	vals = calloc(ncpus, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	for (key = 0; key < n; key++) {
+		if (bpf_map_lookup_elem(map_fd, &key, vals)) {
+			int ret = -errno;
+
+			free(vals);
+			return ret;
+		}
+		out[key] = 0;
+		for (cpu = 0; cpu < ncpus; cpu++)
+			out[key] += vals[cpu];
+	}
+	free(vals);
+	return 0;
+}
+
+static int skel_read(void *ctx, __u64 *stats, __u64 *hist)
+{
+	struct bpf_object_skeleton *s = ctx;
+	int stats_fd = bpf_object__find_map_fd_by_name(*s->obj, "stats");
+	int hist_fd = bpf_object__find_map_fd_by_name(*s->obj, "lat_hist");
+	int err;
+
+	if (stats_fd < 0 || hist_fd < 0) {
+		sched_err("BPF object lacks the stats or lat_hist map");
+		return 1;
+	}
+	err = percpu_sum(stats_fd, SCHEDBPF_NR_STATS, stats);
+	if (!err && hist)
+		err = percpu_sum(hist_fd, SCHEDBPF_LAT_SLOTS, hist);
+	if (err) {
+		sched_err("reading counters: %s", strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+struct sched_backend sched_skel_backend(struct bpf_object_skeleton *s)
+{
+	return (struct sched_backend){
+		.ctx = s,
+		.add_tree = skel_add_tree,
+		.drop_pid = skel_drop_pid,
+		.attach = skel_attach,
+		.read = skel_read,
+	};
+}

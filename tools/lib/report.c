@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <bpf/libbpf.h>
+
+#include "parse.h"
+#include "report.h"
+#include "tool.h"
+
+#define HIST_WIDTH 40
+#define NR_PERCENTILES 3
+/* libbpf's warnings held during a load, enough for a verifier message */
+#define LIBBPF_HELD_MAX 8192
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* per hook: calls, targets, suppressed, forced */
+#define STATS_PER_HOOK (STAT_WAKEUP_CALLS - STAT_TICK_CALLS)
+
+static const char *tool_name = "schedbpf";
+static bool libbpf_verbose;
+
+void report_set_name(const char *name)
+{
+	tool_name = name;
+}
+
+const char *report_name(void)
+{
+	return tool_name;
+}
+
+static void vreport(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", tool_name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void sched_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(fmt, ap);
+	va_end(ap);
+}
+
+void sched_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(fmt, ap);
+	va_end(ap);
+	exit(2);
+}
+
+/*
+ * A failed load or attach says why only in libbpf's warnings, so those are
+ * shown (as libbpf-tools do); its info and debug lines need -v. While a
+ * load is held (report_libbpf_hold()), warnings wait, so that a failure
+ * our own line explains in full (no permission) stays one line.
+ */
+static char held[LIBBPF_HELD_MAX];
+static size_t held_len;
+static bool holding;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	int n;
+
+	if (level != LIBBPF_WARN && !libbpf_verbose)
+		return 0;
+	if (!holding || libbpf_verbose)
+		return vfprintf(stderr, fmt, ap);
+	n = vsnprintf(held + held_len, sizeof(held) - held_len, fmt, ap);
+	if (n > 0)
+		held_len += (size_t)n < sizeof(held) - held_len ?
+				    (size_t)n :
+				    sizeof(held) - held_len - 1;
+	return n;
+}
+
+void report_libbpf_hold(void)
+{
+	holding = true;
+	held_len = 0;
+}
+
+void report_libbpf_release(bool show)
+{
+	if (show && held_len)
+		fputs(held, stderr);
+	holding = false;
+	held_len = 0;
+	held[0] = '\0';
+}
+
+void report_libbpf(bool verbose)
+{
+	libbpf_verbose = verbose;
+	libbpf_set_print(libbpf_print);
+}
+
+/* print_summary_text() walks the hooks' counters four at a time */
+_Static_assert(STAT_WAKEUP_CALLS == STAT_TICK_CALLS + 4 &&
+		       STAT_ENTITY_CALLS == STAT_WAKEUP_CALLS + 4 &&
+		       STAT_ENTITY_FORCED == STAT_ENTITY_CALLS + 3,
+	       "per-hook counters are calls, targets, suppressed, forced");
+
+/* Each counter's name in JSON, and its column title in tables. */
+static const char *const stat_keys[SCHEDBPF_NR_STATS] = {
+	[STAT_TICK_CALLS] = "tick_calls",
+	[STAT_TICK_TARGETS] = "tick_targets",
+	[STAT_TICK_SUPPRESSED] = "tick_suppressed",
+	[STAT_TICK_FORCED] = "tick_forced",
+	[STAT_WAKEUP_CALLS] = "wakeup_calls",
+	[STAT_WAKEUP_TARGETS] = "wakeup_targets",
+	[STAT_WAKEUP_SUPPRESSED] = "wakeup_suppressed",
+	[STAT_WAKEUP_FORCED] = "wakeup_forced",
+	[STAT_ENTITY_CALLS] = "entity_calls",
+	[STAT_ENTITY_TARGETS] = "entity_targets",
+	[STAT_ENTITY_SUPPRESSED] = "entity_suppressed",
+	[STAT_ENTITY_FORCED] = "entity_forced",
+	[STAT_BOUNDED] = "bounded",
+	[STAT_PREEMPTIONS] = "preemptions",
+	[STAT_PREEMPTIONS_RT] = "preemptions_rt",
+	[STAT_PREEMPTIONS_WAKEUP] = "preemptions_wakeup",
+	[STAT_WAKEUPS] = "wakeups",
+};
+
+static const char *const stat_titles[SCHEDBPF_NR_STATS] = {
+	[STAT_TICK_CALLS] = "TICK",
+	[STAT_TICK_TARGETS] = "TICK:TGT",
+	[STAT_TICK_SUPPRESSED] = "TICK:SUP",
+	[STAT_TICK_FORCED] = "TICK:FRC",
+	[STAT_WAKEUP_CALLS] = "WAKE",
+	[STAT_WAKEUP_TARGETS] = "WAKE:TGT",
+	[STAT_WAKEUP_SUPPRESSED] = "WAKE:SUP",
+	[STAT_WAKEUP_FORCED] = "WAKE:FRC",
+	[STAT_ENTITY_CALLS] = "ENT",
+	[STAT_ENTITY_TARGETS] = "ENT:TGT",
+	[STAT_ENTITY_SUPPRESSED] = "ENT:SUP",
+	[STAT_ENTITY_FORCED] = "ENT:FRC",
+	[STAT_BOUNDED] = "BOUNDED",
+	[STAT_PREEMPTIONS] = "PREEMPT",
+	[STAT_PREEMPTIONS_RT] = "PRE:RT",
+	[STAT_PREEMPTIONS_WAKEUP] = "PRE:WAKE",
+	[STAT_WAKEUPS] = "WAKEUPS",
+};
+
+static long long slot_upper_us(int slot)
+{
+	return slot ? (1LL << (slot + 1)) - 1 : 1;
+}
+
+long long hist_percentile(const __u64 *hist, int n, double pct)
+{
+	__u64 total = 0, seen = 0, rank;
+	int i;
+
+	for (i = 0; i < n; i++)
+		total += hist[i];
+	if (!total)
+		return -1;
+	/* the smallest rank with at least pct percent of samples at or below */
+	rank = (__u64)(pct / 100.0 * (double)total);
+	if ((double)rank < pct / 100.0 * (double)total)
+		rank++;
+	if (!rank)
+		rank = 1;
+	for (i = 0; i < n; i++) {
+		seen += hist[i];
+		if (seen >= rank)
+			return slot_upper_us(i);
+	}
+	return slot_upper_us(n - 1);
+}
+
+void print_log2_hist(FILE *f, const __u64 *hist, int n, const char *unit)
+{
+	int i, last = -1, width = HIST_WIDTH, stars;
+	__u64 max = 0;
+
+	for (i = 0; i < n; i++) {
+		if (hist[i])
+			last = i;
+		if (hist[i] > max)
+			max = hist[i];
+	}
+	if (last < 0)
+		return;
+	fprintf(f, "%*s%*s : count    distribution\n", 14, unit, 14, "");
+	for (i = 0; i <= last; i++) {
+		long long lo = i ? 1LL << i : 0;
+
+		stars = max ? (int)(hist[i] * width / max) : 0;
+		fprintf(f, "%*lld -> %-*lld : %-8llu |%.*s%*s|\n", 14, lo, 10,
+			slot_upper_us(i), (unsigned long long)hist[i], stars,
+			"****************************************",
+			width - stars, "");
+	}
+}
+
+void print_table_header(FILE *f, int time_width,
+			const struct stat_columns *cols)
+{
+	int i;
+
+	fprintf(f, "%-*s", time_width, "TIME");
+	for (i = 0; i < cols->n; i++)
+		fprintf(f, " %9s", stat_titles[cols->ids[i]]);
+	fputc('\n', f);
+}
+
+void print_table_row(FILE *f, int time_width, const char *time,
+		     const struct stat_columns *cols, const __u64 *v)
+{
+	int i;
+
+	fprintf(f, "%-*s", time_width, time);
+	for (i = 0; i < cols->n; i++)
+		fprintf(f, " %9llu", (unsigned long long)v[cols->ids[i]]);
+	fputc('\n', f);
+}
+
+static void print_json_head(FILE *f, const struct json_head *h)
+{
+	fprintf(f,
+		"{\"type\":\"%s\",\"tool\":\"%s\",\"time\":\"%s\","
+		"\"elapsed_s\":%.3f,\"dry_run\":%s",
+		h->type, h->tool, h->time, h->elapsed_s,
+		h->dry_run ? "true" : "false");
+}
+
+static void print_json_stats(FILE *f, const __u64 *v)
+{
+	int i;
+
+	for (i = 0; i < SCHEDBPF_NR_STATS; i++)
+		fprintf(f, ",\"%s\":%llu", stat_keys[i],
+			(unsigned long long)v[i]);
+}
+
+void print_json_interval(FILE *f, const struct json_head *h, const __u64 *v)
+{
+	print_json_head(f, h);
+	print_json_stats(f, v);
+	fputs("}\n", f);
+}
+
+void print_json_summary(FILE *f, const struct json_head *h, const __u64 *v,
+			const __u64 *hist, const int *status)
+{
+	static const int pcts[NR_PERCENTILES] = { 50, 90, 99 };
+	__u64 count = 0;
+	int i;
+
+	for (i = 0; i < SCHEDBPF_LAT_SLOTS; i++)
+		count += hist[i];
+	print_json_head(f, h);
+	print_json_stats(f, v);
+	fprintf(f, ",\"latency_us\":{\"count\":%llu",
+		(unsigned long long)count);
+	for (i = 0; i < NR_PERCENTILES; i++) {
+		long long p =
+			hist_percentile(hist, SCHEDBPF_LAT_SLOTS, pcts[i]);
+
+		if (p < 0)
+			fprintf(f, ",\"p%d\":null", pcts[i]);
+		else
+			fprintf(f, ",\"p%d\":%lld", pcts[i], p);
+	}
+	fputs(",\"hist\":[", f);
+	for (i = 0; i < SCHEDBPF_LAT_SLOTS; i++)
+		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)hist[i]);
+	fputs("]},\"status\":", f);
+	if (status)
+		fprintf(f, "%d}\n", *status);
+	else
+		fputs("null}\n", f);
+}
+
+void print_summary_text(FILE *f, const char *tool, double elapsed, bool dry_run,
+			const __u64 *v, const __u64 *hist)
+{
+	static const char *const hooks[] = { "tick", "wakeup", "entity" };
+	long long p50, p90, p99;
+	int h;
+
+	fprintf(f, "\n%s: %.1f s%s\n", tool, elapsed,
+		dry_run ? " (dry run: counted, not done)" : "");
+	fprintf(f, "  %-8s %12s %12s %12s %12s\n", "hook", "calls", "targets",
+		"suppressed", "forced");
+	for (h = 0; h < (int)ARRAY_SIZE(hooks); h++) {
+		const __u64 *s = v + STAT_TICK_CALLS + STATS_PER_HOOK * h;
+
+		fprintf(f, "  %-8s %12llu %12llu %12llu %12llu\n", hooks[h],
+			(unsigned long long)s[0], (unsigned long long)s[1],
+			(unsigned long long)s[2], (unsigned long long)s[3]);
+	}
+	fprintf(f,
+		"  bounded %llu, target preemptions %llu (%llu by RT, %llu by a wakeup), wakeups %llu\n",
+		(unsigned long long)v[STAT_BOUNDED],
+		(unsigned long long)v[STAT_PREEMPTIONS],
+		(unsigned long long)v[STAT_PREEMPTIONS_RT],
+		(unsigned long long)v[STAT_PREEMPTIONS_WAKEUP],
+		(unsigned long long)v[STAT_WAKEUPS]);
+	p50 = hist_percentile(hist, SCHEDBPF_LAT_SLOTS, 50);
+	if (p50 < 0) {
+		fprintf(f, "  no target wakeups measured\n");
+		return;
+	}
+	p90 = hist_percentile(hist, SCHEDBPF_LAT_SLOTS, 90);
+	p99 = hist_percentile(hist, SCHEDBPF_LAT_SLOTS, 99);
+	fprintf(f,
+		"  wakeup-to-run latency of targets: p50 <= %lld us, p90 <= %lld us, p99 <= %lld us\n",
+		p50, p90, p99);
+	print_log2_hist(f, hist, SCHEDBPF_LAT_SLOTS, "usecs");
+}
+
+/* One run: the record that opens it, the rows, the summary. */
+
+static double seconds_since(const struct timespec *a)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - a->tv_sec) +
+	       (double)(now.tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static bool subsecond(const struct report *r)
+{
+	return r->t->opts.interval_ns < NSEC_PER_SEC;
+}
+
+static int time_width(const struct report *r)
+{
+	return subsecond(r) ? TIME_WIDTH_MS : TIME_WIDTH;
+}
+
+/* Local wall-clock time, with milliseconds when with_ms. */
+static void wall_time(char *buf, size_t len, bool with_ms)
+{
+	struct timespec ts;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	n = strftime(buf, len, "%H:%M:%S", &tm);
+	if (with_ms && n)
+		snprintf(buf + n, len - n, ".%03ld", ts.tv_nsec / 1000000);
+}
+
+/* 0, or the -errno of the last failed write to the output. */
+static int flush_out(FILE *out)
+{
+	errno = 0;
+	if (fflush(out) || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void print_run_record(FILE *f, const struct sched_tool *t,
+			     const char *time)
+{
+	const struct sched_opts *o = &t->opts;
+	const struct sched_setting *s;
+	struct utsname u;
+	int i;
+
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "unknown");
+	fprintf(f, "{\"type\":\"run\",\"tool\":");
+	json_string(f, t->name);
+	fprintf(f, ",\"time\":\"%s\",\"dry_run\":%s,\"version\":\"%s\"", time,
+		o->dry_run ? "true" : "false", SCHEDBPF_VERSION);
+	fprintf(f, ",\"libbpf\":");
+	json_string(f, libbpf_version_string());
+	fprintf(f, ",\"kernel\":");
+	json_string(f, u.release);
+	fprintf(f, ",\"targets\":{\"all\":%s,\"cgroups\":[",
+		o->all ? "true" : "false");
+	for (i = 0; i < o->nr_cgroups; i++) {
+		if (i)
+			fputc(',', f);
+		json_string(f, o->cgroups[i].path);
+	}
+	fprintf(f, "],\"pids\":[");
+	for (i = 0; i < o->nr_tgids; i++)
+		fprintf(f, "%s%d", i ? "," : "", o->tgids[i]);
+	fprintf(f, "],\"cmd\":");
+	if (o->cmd) {
+		fputc('[', f);
+		for (i = 0; o->cmd[i]; i++) {
+			if (i)
+				fputc(',', f);
+			json_string(f, o->cmd[i]);
+		}
+		fputc(']', f);
+	} else {
+		fputs("null", f);
+	}
+	fprintf(f, "},\"settings\":{\"interval_ns\":%llu,\"duration_ns\":",
+		(unsigned long long)o->interval_ns);
+	if (o->duration_ns)
+		fprintf(f, "%llu", (unsigned long long)o->duration_ns);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"kill_after_ns\":%llu,\"quiet\":%s",
+		(unsigned long long)o->kill_after_ns,
+		o->quiet ? "true" : "false");
+	fprintf(f, ",\"output\":");
+	if (o->output)
+		json_string(f, o->output);
+	else
+		fputs("null", f);
+	for (s = t->settings; s && s->key; s++) {
+		fputc(',', f);
+		json_string(f, s->key);
+		if (s->type == SCHED_SETTING_BOOL)
+			fprintf(f, ":%s",
+				*(const bool *)s->value ? "true" : "false");
+		else
+			fprintf(f, ":%llu",
+				(unsigned long long)*(const __u64 *)s->value);
+	}
+	fputs("}}\n", f);
+}
+
+static struct json_head json_head(const struct report *r, const char *type,
+				  char *time, size_t len)
+{
+	wall_time(time, len, false);
+	return (struct json_head){
+		.type = type,
+		.tool = r->t->name,
+		.time = time,
+		.elapsed_s = seconds_since(&r->start),
+		.dry_run = r->t->opts.dry_run,
+	};
+}
+
+int report_open(struct report *r, const struct sched_tool *t)
+{
+	r->t = t;
+	r->out = stdout;
+	if (!t->opts.output)
+		return 0;
+	/* close-on-exec: CMD must not hold it open */
+	r->out = fopen(t->opts.output, "we");
+	if (!r->out) {
+		sched_err("opening %s: %s", t->opts.output, strerror(errno));
+		r->out = stdout;
+		return 1;
+	}
+	return 0;
+}
+
+int report_close(struct report *r)
+{
+	int err = 0;
+
+	if (r->out && r->out != stdout && fclose(r->out))
+		err = -errno;
+	r->out = NULL;
+	return err;
+}
+
+int report_begin(struct report *r, const struct sched_tool *t)
+{
+	char now[TIME_WIDTH_MS + 4];
+
+	clock_gettime(CLOCK_MONOTONIC, &r->start);
+	if (t->opts.json) {
+		wall_time(now, sizeof(now), false);
+		print_run_record(r->out, t, now);
+	} else if (!t->opts.quiet) {
+		print_table_header(r->out, time_width(r), &t->columns);
+	}
+	return flush_out(r->out);
+}
+
+int report_interval(struct report *r, const __u64 *cur)
+{
+	__u64 delta[SCHEDBPF_NR_STATS];
+	char now[TIME_WIDTH_MS + 4];
+	struct json_head h;
+	int i;
+
+	for (i = 0; i < SCHEDBPF_NR_STATS; i++)
+		delta[i] = cur[i] - r->prev[i];
+	memcpy(r->prev, cur, sizeof(r->prev));
+	if (r->t->opts.quiet)
+		return 0;
+	if (r->t->opts.json) {
+		h = json_head(r, "interval", now, sizeof(now));
+		print_json_interval(r->out, &h, delta);
+	} else {
+		wall_time(now, sizeof(now), subsecond(r));
+		print_table_row(r->out, time_width(r), now, &r->t->columns,
+				delta);
+	}
+	return flush_out(r->out);
+}
+
+int report_end(struct report *r, const __u64 *v, const __u64 *hist,
+	       const int *status)
+{
+	char now[TIME_WIDTH_MS + 4];
+	struct json_head h;
+
+	if (r->t->opts.json) {
+		h = json_head(r, "summary", now, sizeof(now));
+		print_json_summary(r->out, &h, v, hist, status);
+	} else {
+		print_summary_text(r->out, r->t->name, seconds_since(&r->start),
+				   r->t->opts.dry_run, v, hist);
+	}
+	return flush_out(r->out);
+}
