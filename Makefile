@@ -75,7 +75,9 @@ help:
 	@echo '  demo       no-preempt --dry-run against no-preempt, in the VM'
 	@echo '  bench      what the hooks cost perf bench sched pipe and'
 	@echo '             hackbench, as ratios to nothing attached, in the VM'
-	@echo '  kernel     build the patched kernel (kernel/build)'
+	@echo '  kernel     build the patched kernel (kernel/build); FLAVOR=debug'
+	@echo '             builds build/kernel-debug, with KASAN, lockdep and the'
+	@echo '             lockup detectors (kernel/config/debug.config)'
 	@echo '  vmlinux.h  regenerate include/$(ARCH)/vmlinux.h from that kernel'
 	@echo '  libbpf-patched  libbpf-patches/ on the libbpf apt serves: static,'
 	@echo '             cached, $(OUTPUT)/libbpf; and what tests/libbpf runs'
@@ -166,8 +168,11 @@ check: $(DEPS_CHECK) check-unit
 	kernel/vm-run --timeout 2400 -- env SCHEDBPF_REQUIRE_HOOKS=1 \
 		prove -r tests/kernel tests/tools tests/libbpf
 
+# FLAVOR=NAME: kernel/config/NAME.config merged on top, cached under its
+# own key, linked as build/kernel-NAME (kernel/build-flavour); without it,
+# or with FLAVOR=default, kernel/build as ever.
 kernel:
-	kernel/build
+	$(if $(filter-out default,$(FLAVOR)),kernel/build-flavour $(FLAVOR),kernel/build)
 
 # libbpf-patches/README.md; tests/libbpf/Makefile builds the test program
 # and the tools against it.
