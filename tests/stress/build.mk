@@ -2,11 +2,12 @@
 # Builds what make stress and the text_poke investigation run besides
 # tests/kernel's programs, into build/tests/stress/: the cycle loader against
 # the patched kernel's in-tree libbpf (like schedtest), the all-suppress
-# sched program and the plain tp_btf/fentry control. Reuses tests/kernel's
+# sched program, and the text_poke controls (plain tp_btf/fentry; the sched
+# hooks alone, returning 0). Reuses tests/kernel's
 # build/tests/vmlinux.h. Included by the top-level Makefile.
 ST_OUT := $(KT_OUT)/stress
 
-stress-tests: kernel-tests $(ST_OUT)/cycle $(ST_OUT)/allsuppress.bpf.o \
+stress-tests: kernel-tests $(ST_OUT)/cycle $(ST_OUT)/allsuppress.bpf.o $(ST_OUT)/noop.bpf.o \
 	$(ST_OUT)/plain.bpf.o
 
 $(ST_OUT)/%.bpf.o: tests/stress/%.bpf.c $(KT_OUT)/vmlinux.h | $(ST_OUT)

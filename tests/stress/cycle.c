@@ -9,7 +9,7 @@
  *   cycle OBJ [-n CYCLES]  load OBJ once, then CYCLES times attach every
  *                          program and destroy every link (the release is
  *                          where the hang was seen); prints a line each
- *                          100 cycles and "cycles=N seconds=S" at the end
+ *                          10 cycles and "cycles=N seconds=S" at the end
  *   cycle OBJ --hold       load and attach, print "attached", wait for
  *                          SIGINT or SIGTERM, detach
  *   cycle OBJ --reload     with -n: open and load OBJ anew each cycle too
@@ -140,7 +140,7 @@ int main(int argc, char **argv)
 		}
 		n = attach_all(obj, links);
 		detach_all(links, n);
-		if (i % 100 == 0)
+		if (i % 10 == 0)
 			printf("cycle %ld %.1fs\n", i, now() - start);
 	}
 	bpf_object__close(obj);
