@@ -212,7 +212,7 @@ STRESS_TIMEOUT ?= 36000
 stress: DEPS += rt-tests
 stress: $(DEPS_CHECK) all
 	$(MAKE) kernel FLAVOR=debug
-	$(MAKE) kernel
+	$(MAKE) kernel FLAVOR=default
 	$(MAKE) stress-tests
 	kernel/vm-run --flavor debug --mttcg --cpus $(STRESS_CPUS) --mem 4G \
 		--timeout $(STRESS_TIMEOUT) -- env $(foreach v,$(sort \
