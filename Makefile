@@ -62,7 +62,7 @@ DEPS_CHECK := $(if $(NO_DEPS),,deps)
 
 .DEFAULT_GOAL := all
 .PHONY: all deps help install uninstall clean check check-unit demo bench \
-	kernel vmlinux.h format libbpf-patched
+	stress kernel vmlinux.h format libbpf-patched
 
 all: $(TOOL_BINS) $(MAN_PAGES)
 
@@ -75,7 +75,13 @@ help:
 	@echo '  demo       no-preempt --dry-run against no-preempt, in the VM'
 	@echo '  bench      what the hooks cost perf bench sched pipe and'
 	@echo '             hackbench, as ratios to nothing attached, in the VM'
-	@echo '  kernel     build the patched kernel (kernel/build)'
+	@echo '  stress     tests/stress/run on the debug kernel under multi-threaded'
+	@echo '             TCG: attach/detach cycles, SIGKILL, cgroup removal, the'
+	@echo '             kernel bound on suppression; fails on any splat (not in'
+	@echo '             check; STRESS_CYCLES=500 scales it, STRESS_CPUS=2)'
+	@echo '  kernel     build the patched kernel (kernel/build); FLAVOR=debug'
+	@echo '             builds build/kernel-debug, with KASAN, lockdep and the'
+	@echo '             lockup detectors (kernel/config/debug.config)'
 	@echo '  vmlinux.h  regenerate include/$(ARCH)/vmlinux.h from that kernel'
 	@echo '  libbpf-patched  libbpf-patches/ on the libbpf apt serves: static,'
 	@echo '             cached, $(OUTPUT)/libbpf; and what tests/libbpf runs'
@@ -151,6 +157,8 @@ $(TESTBIN)/%: tests/unit/%.c $(LIB_OBJS) | $(TESTBIN)
 # What the VM tests run besides the tools (build/tests/: schedtest, hog,
 # waker), built against build/kernel: the kernel-tests target.
 -include tests/kernel/build.mk
+# make stress's loader and programs (build/tests/stress/): stress-tests.
+-include tests/stress/build.mk
 
 check-unit: all $(UNIT_TESTS)
 	prove -r tests/unit
@@ -166,8 +174,11 @@ check: $(DEPS_CHECK) check-unit
 	kernel/vm-run --timeout 2400 -- env SCHEDBPF_REQUIRE_HOOKS=1 \
 		prove -r tests/kernel tests/tools tests/libbpf
 
+# FLAVOR=NAME: kernel/config/NAME.config merged on top, cached under its
+# own key, linked as build/kernel-NAME (kernel/build-flavour); without it,
+# or with FLAVOR=default, kernel/build as ever.
 kernel:
-	kernel/build
+	$(if $(filter-out default,$(FLAVOR)),kernel/build-flavour $(FLAVOR),kernel/build)
 
 # libbpf-patches/README.md; tests/libbpf/Makefile builds the test program
 # and the tools against it.
@@ -192,6 +203,20 @@ bench: $(DEPS_CHECK) all
 	$(MAKE) kernel
 	$(MAKE) kernel-tests
 	kernel/vm-run --timeout 2400 -- bench/overhead.sh
+
+# tests/stress/run: not part of check. The debug kernel for the checkers;
+# the default one because kernel-tests builds against its libbpf and BTF.
+# Every STRESS_* variable (tests/stress/run lists them) reaches the guest.
+STRESS_CPUS ?= 2
+STRESS_TIMEOUT ?= 36000
+stress: DEPS += rt-tests
+stress: $(DEPS_CHECK) all
+	$(MAKE) kernel FLAVOR=debug
+	$(MAKE) kernel FLAVOR=default
+	$(MAKE) stress-tests
+	kernel/vm-run --flavor debug --mttcg --cpus $(STRESS_CPUS) --mem 4G \
+		--timeout $(STRESS_TIMEOUT) -- env $(foreach v,$(sort \
+		$(filter STRESS_%,$(.VARIABLES))),$(v)=$($(v))) tests/stress/run
 
 install: all
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \

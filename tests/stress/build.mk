@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Builds what make stress and the text_poke investigation run besides
+# tests/kernel's programs, into build/tests/stress/: the cycle loader against
+# the patched kernel's in-tree libbpf (like schedtest), the all-suppress
+# sched program, and the text_poke controls (plain tp_btf/fentry; the sched
+# hooks alone, returning 0). Reuses tests/kernel's
+# build/tests/vmlinux.h. Included by the top-level Makefile.
+ST_OUT := $(KT_OUT)/stress
+
+stress-tests: kernel-tests $(ST_OUT)/cycle $(ST_OUT)/allsuppress.bpf.o $(ST_OUT)/noop.bpf.o \
+	$(ST_OUT)/plain.bpf.o
+
+$(ST_OUT)/%.bpf.o: tests/stress/%.bpf.c $(KT_OUT)/vmlinux.h | $(ST_OUT)
+	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(KT_OUT) \
+		-I$(KT_KERNEL)/libbpf/include -c $< -o $@
+
+$(ST_OUT)/cycle: tests/stress/cycle.c $(KT_KERNEL)/libbpf/libbpf.a | $(ST_OUT)
+	$(CC) $(KT_CFLAGS) -I$(KT_KERNEL)/libbpf/include $< \
+		$(KT_KERNEL)/libbpf/libbpf.a -lelf -lz -o $@
+
+$(ST_OUT):
+	mkdir -p $@
+
+.PHONY: stress-tests
