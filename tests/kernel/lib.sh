@@ -86,12 +86,12 @@ detach() {
 }
 
 # log_mark, then log_clean: the kernel log has no splat since the mark
-# (the patterns kernel/vm-run checks the whole log for at the end).
+# (kernel/log-problems: what kernel/vm-run checks the whole log for).
 log_mark() { log_since=$(dmesg | wc -l); }
 log_clean() {
 	local new
 	new=$(dmesg | tail -n +"$((${log_since:-0} + 1))" |
-		grep -E 'BUG:|WARNING:|Oops|soft lockup|blocked for more than|rcu.*(stall|detected stalls)|Kernel panic')
+		grep -E -f "$top/kernel/log-problems")
 	[ -z "$new" ] && return 0
 	diag "kernel log:" "$new"
 	return 1
