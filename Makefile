@@ -32,13 +32,15 @@ INSTALL ?= install
 CFLAGS ?= -g -O2
 WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 INCLUDES := -D_GNU_SOURCE -Iinclude -Itools/lib -I$(SKEL)
-LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
+LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) -lm
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-Iinclude -Iinclude/$(ARCH)
 
-# Every tool is bpf/NAME.bpf.c + tools/NAME.c.
+# Every tool is bpf/NAME.bpf.c + tools/NAME.c; a plain tool, tools/NAME.c
+# alone, loads no BPF of its own (sched-ab runs the others).
 TOOLS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
-TOOL_BINS := $(addprefix $(BIN)/,$(subst _,-,$(TOOLS)))
+PLAIN_TOOLS := sched_ab
+TOOL_BINS := $(addprefix $(BIN)/,$(subst _,-,$(TOOLS) $(PLAIN_TOOLS)))
 LIB_OBJS := $(patsubst tools/lib/%.c,$(OBJ)/lib/%.o,$(wildcard tools/lib/*.c))
 # man/NAME.8.in, with the pages' shared parts from man/common/ included
 MAN_PAGES := $(patsubst man/%.8.in,$(OUTPUT)/man/%.8,$(wildcard man/*.8.in))
@@ -129,6 +131,10 @@ $(OBJ)/%.o: tools/%.c $(SKEL)/%.skel.h | $(OBJ)/lib $(DEPS_CHECK)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
 
+$(PLAIN_TOOLS:%=$(OBJ)/%.o): $(OBJ)/%.o: tools/%.c | $(OBJ)/lib $(DEPS_CHECK)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
+
 $(OBJ)/lib/%.o: tools/lib/%.c | $(OBJ)/lib $(DEPS_CHECK)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
@@ -144,7 +150,7 @@ $(BIN)/$(subst _,-,$(1)): $(OBJ)/$(1).o $(LIB_OBJS) | $(BIN)
 	$$(call msg,LINK,$$@)
 	$$(Q)$$(CC) $$(CFLAGS) $$^ $$(LIBS) -o $$@
 endef
-$(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
+$(foreach t,$(TOOLS) $(PLAIN_TOOLS),$(eval $(call tool_rule,$(t))))
 
 # Unit tests written in C link the library; their .t wrappers run them.
 $(TESTBIN)/%: tests/unit/%.c $(LIB_OBJS) | $(TESTBIN)

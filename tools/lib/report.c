@@ -366,7 +366,7 @@ static int flush_out(FILE *out)
 	return 0;
 }
 
-static void json_string(FILE *f, const char *s)
+void json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {

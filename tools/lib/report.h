@@ -124,6 +124,9 @@ void print_table_header(FILE *f, int time_width,
 void print_table_row(FILE *f, int time_width, const char *time,
 		     const struct stat_columns *cols, const __u64 *v);
 
+/* s as a JSON string, quoted and escaped. */
+void json_string(FILE *f, const char *s);
+
 /* What starts every JSON line. */
 struct json_head {
 	const char *type;
