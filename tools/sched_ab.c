@@ -697,9 +697,10 @@ static int read_summary(struct ab_run *r, char *file, char *output,
 		if (WIFSIGNALED(wstatus))
 			return run_failed(r, output, "%s killed by signal %d",
 					  env.tool, WTERMSIG(wstatus));
-		return run_failed(r, output, "%s failed (exit %d): %s",
-				  env.tool, exit_status_of(wstatus),
-				  last_line(output));
+		return run_failed(r, output, "%s %s (exit %d): %s", env.tool,
+				  WEXITSTATUS(wstatus) ? "failed" :
+							 "wrote no run record",
+				  WEXITSTATUS(wstatus), last_line(output));
 	}
 	if (!json_is(first, "dry_run", r->dry_run ? "true" : "false"))
 		return run_failed(r, output,
@@ -803,12 +804,8 @@ static int run_once(struct run_ctx *c, struct ab_run *r)
 				 strerror(errno));
 	else if (stop_signal)
 		ret = 1;
-	else if (!file)
-		ret = run_failed(r, output, "%s wrote no JSON (exit %d): %s",
-				 env.tool, exit_status_of(wstatus),
-				 last_line(output));
 	else
-		ret = read_summary(r, file, output, wstatus);
+		ret = read_summary(r, file ?: "", output, wstatus);
 	if (!ret)
 		ret = match_metrics(r, output);
 	free(output);
