@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bash completion for the schedbpf tools: no-preempt, boost-wakeup,
-# slice-extend, cgroup-isolate. One file for all four; `make install`
-# puts a copy under each tool's name, where bash-completion looks.
+# slice-extend, cgroup-isolate, and sched-ab, which runs them. One file for
+# all five; `make install` puts a copy under each tool's name, where
+# bash-completion looks.
 
 # cgroup2 directories, relative to the cgroup2 mount as -c takes them
 _schedbpf_cgroups()
@@ -18,10 +19,50 @@ _schedbpf_cgroups()
 	fi
 }
 
+# sched-ab [OPTION...] TOOL [TOOL-OPTS] -- WORKLOAD: its own options, then
+# from TOOL on, TOOL's completion (whose -- starts the workload)
+_schedbpf_ab()
+{
+	local i
+	for ((i = 1; i < cword; i++)); do
+		case ${words[i]} in
+		-r | --rounds | -m | --metric | -s | --seed) ((i++)) ;;
+		-*) ;;
+		*)
+			_command_offset $i
+			return
+			;;
+		esac
+	done
+	case $prev in
+	-r | --rounds)
+		COMPREPLY=($(compgen -W '4 5 8 10 20' -- "$cur"))
+		return
+		;;
+	-m | --metric | -s | --seed)
+		return
+		;;
+	esac
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W '--rounds --metric --seed --json --verbose
+			--help --usage --version' -- "$cur"))
+	elif [[ $cur == */* ]]; then
+		_filedir
+	else
+		COMPREPLY=($(compgen -W 'no-preempt boost-wakeup slice-extend
+			cgroup-isolate' -- "$cur"))
+	fi
+}
+
 _schedbpf()
 {
 	local cur prev words cword i opts
 	_init_completion -n = || return
+
+	if [[ $1 == sched-ab ]]; then
+		_schedbpf_ab
+		return
+	fi
 
 	# after -- (or the first word that is not an option): CMD and its args
 	for ((i = 1; i < cword; i++)); do
@@ -66,4 +107,4 @@ _schedbpf()
 		return
 	fi
 }
-complete -F _schedbpf no-preempt boost-wakeup slice-extend cgroup-isolate
+complete -F _schedbpf no-preempt boost-wakeup slice-extend cgroup-isolate sched-ab

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # fish completion for the schedbpf tools: no-preempt, boost-wakeup,
-# slice-extend, cgroup-isolate. One file for all four; `make install` puts
-# a copy under each tool's name, where fish looks.
+# slice-extend, cgroup-isolate, and sched-ab, which runs them. One file for
+# all five; `make install` puts a copy under each tool's name, where fish
+# looks.
 
 function __schedbpf_cgroups
     set -l mnt (awk '{ for (i = 1; i <= NF; i++) if ($i == "-") break;
@@ -45,3 +46,49 @@ complete -c cgroup-isolate -s o -l preempt-outsiders -d "Insiders' wakeups preem
 for cmd in no-preempt boost-wakeup slice-extend cgroup-isolate
     complete -c $cmd -n 'contains -- -- (commandline -opc)' -x -a '(__fish_complete_subcommand)'
 end
+
+# sched-ab [OPTION...] TOOL [TOOL-OPTS] -- WORKLOAD: its own options until
+# TOOL, then TOOL's completion
+function __schedbpf_ab_tool_at
+    set -l words (commandline -opc)
+    set -l skip 0
+    for i in (seq 2 (count $words))
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        switch $words[$i]
+            case -r --rounds -m --metric -s --seed
+                set skip 1
+            case '-*'
+            case '*'
+                echo $i
+                return 0
+        end
+    end
+    return 1
+end
+function __schedbpf_ab_before_tool
+    not __schedbpf_ab_tool_at >/dev/null
+end
+function __schedbpf_ab_tool_args
+    set -l at (__schedbpf_ab_tool_at)
+    set -l words (commandline -opc)
+    # a nested complete -C sees this command line, not its own: after
+    # TOOL's --, complete the workload's line by itself
+    set -l dashes (contains -i -- -- $words[$at..-1])
+    and set at (math $at + $dashes)
+    complete -C (string join ' ' -- (string escape -- $words[$at..-1]) (commandline -ct))
+end
+complete -c sched-ab -f
+complete -c sched-ab -n __schedbpf_ab_before_tool -s r -l rounds -x -a '4 5 8 10 20' -d 'Rounds, each one run of A and one of B'
+complete -c sched-ab -n __schedbpf_ab_before_tool -s m -l metric -x -d "Also compare a number from the workload's output"
+complete -c sched-ab -n __schedbpf_ab_before_tool -s s -l seed -x -d 'Draw the order within rounds from seed N'
+complete -c sched-ab -n __schedbpf_ab_before_tool -s j -l json -d 'One JSON object instead of a table'
+complete -c sched-ab -n __schedbpf_ab_before_tool -s v -l verbose -d "A line per run on stderr, a failed run's output"
+complete -c sched-ab -n __schedbpf_ab_before_tool -s '?' -l help -d 'Give the help list'
+complete -c sched-ab -n __schedbpf_ab_before_tool -s h -d 'Give the help list'
+complete -c sched-ab -n __schedbpf_ab_before_tool -l usage -d 'Give a short usage message'
+complete -c sched-ab -n __schedbpf_ab_before_tool -s V -l version -d 'Print the program version'
+complete -c sched-ab -n __schedbpf_ab_before_tool -x -a 'no-preempt boost-wakeup slice-extend cgroup-isolate' -d TOOL
+complete -c sched-ab -n 'not __schedbpf_ab_before_tool' -x -a '(__schedbpf_ab_tool_args)'
