@@ -1063,6 +1063,8 @@ static const char *fmt_num(double v, char *buf, size_t len)
 		snprintf(buf, len, "inf");
 	else if (isnan(v))
 		snprintf(buf, len, "n/a");
+	else if (fabs(v) >= 1e4)
+		snprintf(buf, len, "%.0f", v); /* 16383, not 1.638e+04 */
 	else
 		snprintf(buf, len, "%.4g", v);
 	return buf;
