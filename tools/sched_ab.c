@@ -244,8 +244,9 @@ static void add_metric(const char *arg)
 				arg, (int)dlen, colon + 1);
 	}
 	if (find_metric(m->name))
-		sched_usage_error("invalid --metric '%s': %s is already a metric",
-				  arg, m->name);
+		sched_usage_error(
+			"invalid --metric '%s': %s is already a metric", arg,
+			m->name);
 	m->regex = eq + 1;
 	if (!*m->regex)
 		sched_usage_error("invalid --metric '%s': empty REGEX", arg);
@@ -368,7 +369,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_ROUNDS:
 		if (parse_u64(arg, ROUNDS_MIN, ROUNDS_MAX, &env.rounds, why,
 			      sizeof(why)))
-			sched_usage_error("invalid --rounds '%s': %s", arg, why);
+			sched_usage_error("invalid --rounds '%s': %s", arg,
+					  why);
 		break;
 	case OPT_METRIC:
 		add_metric(arg);
@@ -610,7 +612,8 @@ struct run_ctx {
 };
 
 static int run_failed(const struct ab_run *r, const char *output,
-		      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+		      const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 static int run_failed(const struct ab_run *r, const char *output,
 		      const char *fmt, ...)
@@ -661,7 +664,8 @@ static int match_metrics(struct ab_run *r, char *output)
 			nl = strchr(line, '\n');
 			if (nl)
 				*nl = '\0';
-			if (!regexec(&m->re, line, 2, g, 0) && g[1].rm_so >= 0) {
+			if (!regexec(&m->re, line, 2, g, 0) &&
+			    g[1].rm_so >= 0) {
 				found = line + g[1].rm_so;
 				len = (size_t)(g[1].rm_eo - g[1].rm_so);
 			}
@@ -669,20 +673,21 @@ static int match_metrics(struct ab_run *r, char *output)
 				*nl++ = '\n';
 		}
 		if (!found)
-			return run_failed(r, output,
-					  "metric %s: no line of the output matches '%s'",
-					  m->name, m->regex);
+			return run_failed(
+				r, output,
+				"metric %s: no line of the output matches '%s'",
+				m->name, m->regex);
 		if (parse_number(found, len, &r->values[i]))
-			return run_failed(r, output,
-					  "metric %s: '%.*s' is not a non-negative number",
-					  m->name, (int)len, found);
+			return run_failed(
+				r, output,
+				"metric %s: '%.*s' is not a non-negative number",
+				m->name, (int)len, found);
 	}
 	return 0;
 }
 
 /* The run record opens the tool's file, the summary closes it. */
-static int read_summary(struct ab_run *r, char *file, char *output,
-			int wstatus)
+static int read_summary(struct ab_run *r, char *file, char *output, int wstatus)
 {
 	char *first = file, *last, *nl;
 	const char *end;
@@ -703,9 +708,10 @@ static int read_summary(struct ab_run *r, char *file, char *output,
 				  WEXITSTATUS(wstatus), last_line(output));
 	}
 	if (!json_is(first, "dry_run", r->dry_run ? "true" : "false"))
-		return run_failed(r, output,
-				  "%s ran %s --dry-run: its options decide the side",
-				  env.tool, r->dry_run ? "without" : "with");
+		return run_failed(
+			r, output,
+			"%s ran %s --dry-run: its options decide the side",
+			env.tool, r->dry_run ? "without" : "with");
 	last = nl ? nl + 1 : first + strlen(first);
 	/* the last line: the summary */
 	for (nl = last; (nl = strchr(last, '\n')) && nl[1];)
@@ -715,16 +721,17 @@ static int read_summary(struct ab_run *r, char *file, char *output,
 	end = json_skip_value(last, 0);
 	if (!*last || !end || *json_ws(end) ||
 	    !json_is(last, "type", "\"summary\""))
-		return run_failed(r, output, "%s wrote no summary (exit %d): %s",
-				  env.tool, exit_status_of(wstatus),
-				  last_line(output));
+		return run_failed(r, output,
+				  "%s wrote no summary (exit %d): %s", env.tool,
+				  exit_status_of(wstatus), last_line(output));
 	r->summary = strdup(last);
 	if (!r->summary)
 		return run_failed(r, NULL, "%s", strerror(ENOMEM));
 	status = json_number(last, "status", NULL);
 	r->status = isnan(status) ? -1 : (int)status;
 	if (r->status)
-		return run_failed(r, output, "the workload exited with status %d",
+		return run_failed(r, output,
+				  "the workload exited with status %d",
 				  r->status);
 	if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus))
 		return run_failed(r, output, "%s exited with status %d",
@@ -878,8 +885,7 @@ static int mann_whitney_k(int n, int m, double *confidence)
 {
 	int deg = 0, len = n * m + 1, i, u, k;
 	/* room for the product before each division */
-	double *c = calloc((size_t)(len + n), sizeof(*c)), total = 0,
-	       below = 0;
+	double *c = calloc((size_t)(len + n), sizeof(*c)), total = 0, below = 0;
 
 	if (!c)
 		return 0;
@@ -1088,7 +1094,8 @@ static void print_table(FILE *f, const struct result *res)
 	fprintf(f, "%s: %s", NAME, env.tool);
 	for (i = 0; i < env.nr_tool_opts; i++)
 		fprintf(f, " %s", env.tool_opts[i]);
-	fprintf(f, ", %llu rounds of A (--dry-run) and B in random order, seed %llu\n",
+	fprintf(f,
+		", %llu rounds of A (--dry-run) and B in random order, seed %llu\n",
 		(unsigned long long)env.rounds, (unsigned long long)env.seed);
 	fprintf(f, "%-16s %-26s %-26s %8s  %-18s %s\n", "metric",
 		"A median (min..max)", "B median (min..max)", "B/A", "95% CI",
@@ -1114,7 +1121,8 @@ static void print_table(FILE *f, const struct result *res)
 			x->confidence > 0 ? "" :
 					    " (4 rounds or more for a 95% CI)");
 	}
-	fprintf(f, "lower is better%s; B/A is the median of every B/A pair, its CI Mann-Whitney's\n",
+	fprintf(f,
+		"lower is better%s; B/A is the median of every B/A pair, its CI Mann-Whitney's\n",
 		env.nr_metrics > (int)ARRAY_SIZE(builtins) ?
 			" unless the metric says :higher" :
 			"");
@@ -1166,7 +1174,8 @@ static int run_rounds(struct ab_run *runs)
 			r->dry_run = (side == 0) != b_first;
 			ret = run_once(&c, r);
 			if (!ret && env.verbose)
-				fprintf(stderr, "%s: round %d/%llu (%c): %.3f s\n",
+				fprintf(stderr,
+					"%s: round %d/%llu (%c): %.3f s\n",
 					NAME, r->round,
 					(unsigned long long)env.rounds,
 					r->dry_run ? 'A' : 'B', r->round_s);
