@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # schedbpf: bpf/NAME.bpf.c -> build/bpf/NAME.bpf.o -> build/skel/NAME.skel.h
-# -> tools/NAME.c + tools/lib/*.c -> build/bin/NAME (underscores as dashes).
+# -> tools/NAME.c + tools/lib/*.c -> build/bin/NAME (underscores as dashes);
+# sched-ab, which runs the others, is tools/sched_ab.c + tools/lib/*.c alone.
 # `make help` lists the targets.
 
 OUTPUT := build
