@@ -761,6 +761,8 @@ static int run_once(struct run_ctx *c, struct ab_run *r)
 {
 	char **argv, *file = NULL, *output = NULL;
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t stop, orig;
 	struct timespec t0;
 	int argc = 0, i, n, err, wstatus = 0, ret;
 	pid_t pid;
@@ -791,14 +793,33 @@ static int run_once(struct run_ctx *c, struct ab_run *r)
 	posix_spawn_file_actions_addopen(&fa, 1, c->out_path,
 					 O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	/*
+	 * A stop signal is held until the tool is known as running, so it
+	 * is passed on or stops us before the run; the tool gets our mask.
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &orig);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, &orig);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	err = posix_spawn(&pid, env.tool_path, &fa, NULL, argv, environ);
+	err = stop_signal ? EINTR :
+			    posix_spawn(&pid, env.tool_path, &fa, &attr, argv,
+					environ);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	free(argv);
+	if (!err)
+		running = pid;
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	if (err == EINTR && stop_signal)
+		return 1;
 	if (err)
 		return run_failed(r, NULL, "starting %s: %s", env.tool_path,
 				  strerror(err));
-	running = pid;
 	/* a signal for us was passed on; the tool ends the run */
 	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
