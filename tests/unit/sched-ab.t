@@ -193,8 +193,13 @@ jq -e '[.runs[] | .status == 0 and .round_s > 0 and (.metrics | keys | sort) == 
 ok $? "each run: status, round_s, the built-in metrics"
 jq -e '.tool == "'"$FAKE"'" and .tool_path == "'"$FAKE"'" and .tool_opts == ["-c","web","--pre","1"] and .workload == ["'"$WORK"'","--opt","arg"] and .rounds == 6 and .seed == 7 and (.version | type) == "string"' <<<"$J" >/dev/null
 ok $? "the head: tool, tool_path, tool_opts, workload, rounds, seed, version"
-jq -e '[.metrics[] | keys_unsorted] | all(. == ["name","source","regex","better","a","b","ratio","ci","confidence","verdict"])' <<<"$J" >/dev/null
-ok $? "each metric has the documented keys, in order"
+jq -e 'keys_unsorted == ["tool","tool_path","tool_opts","workload","rounds","seed","version","runs","metrics"]' <<<"$J" >/dev/null
+ok $? "the object has the documented keys, in order"
+jq -e '[.runs[] | keys_unsorted] | all(. == ["round","side","dry_run","status","round_s","metrics","summary"])' <<<"$J" >/dev/null
+ok $? "each run has the documented keys, in order"
+jq -e '[.metrics[] | keys_unsorted] | all(. == ["name","source","regex","better","a","b","ratio","ci","confidence","verdict"])' <<<"$J" >/dev/null &&
+	jq -e '[.metrics[] | .a, .b | keys_unsorted] | all(. == ["n","median","min","q1","q3","max"])' <<<"$J" >/dev/null
+ok $? "each metric has the documented keys, in order, and so have a and b"
 jq -e '.metrics[] | select(.name == "preemptions") | .a.median == 10 and .b.median == 1 and .ratio == 0.1 and .verdict == "better" and .source == "tool" and .better == "lower"' <<<"$J" >/dev/null
 ok $? "preemptions from the summary: 10 -> 1, ratio 0.1, better"
 [ -z "$(ls "$TMPDIR")" ]
@@ -349,6 +354,11 @@ run env -u ARGV_LOG "$AB" -v -r 1 -m 'nope=(x)' "$FAKE" -- "$WORK"
 [ "$STATUS" -eq 1 ] && printf '%s\n' "$ERR" | grep -qx 'value=100 ms' &&
 	printf '%s\n' "$ERR" | tail -n 1 | grep -q "^sched-ab: round 1 (.): metric nope"
 ok $? "--verbose: a failed run's output, then the line"
+
+ab -v -r 2 -s 1 "$FAKE" -- "$WORK"
+[ "$STATUS" -eq 0 ] && [ "$(printf '%s\n' "$ERR" | grep -cE '^sched-ab: round [12]/2 \([AB]\): [0-9.]+ s$')" -eq 4 ] &&
+	[ "$(printf '%s\n' "$ERR" | wc -l)" -eq 4 ]
+ok $? "--verbose: a line per run on stderr"
 
 # --- TOOL lookup -------------------------------------------------------------
 mkdir -p "$T/beside" "$T/path" "$T/alone"
