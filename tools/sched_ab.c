@@ -1116,8 +1116,9 @@ static void print_table(FILE *f, const struct result *res)
 	for (i = 0; i < env.nr_tool_opts; i++)
 		fprintf(f, " %s", env.tool_opts[i]);
 	fprintf(f,
-		", %llu rounds of A (--dry-run) and B in random order, seed %llu\n",
-		(unsigned long long)env.rounds, (unsigned long long)env.seed);
+		", %llu round%s of A (--dry-run) and B in random order, seed %llu\n",
+		(unsigned long long)env.rounds, env.rounds == 1 ? "" : "s",
+		(unsigned long long)env.seed);
 	fprintf(f, "%-16s %-26s %-26s %8s  %-18s %s\n", "metric",
 		"A median (min..max)", "B median (min..max)", "B/A", "95% CI",
 		"verdict");
