@@ -21,17 +21,21 @@
 # to each other: wakeups, ticks, picks; threads, as a process's fork faults
 # its pages in from the 9p root, which takes the host's time).
 #
-# Per configuration: attach, one warm-up run of each workload, ROUNDS
-# measured runs, detach. Then, with kernel.bpf_stats_enabled on, one pipe run
-# per configuration for each program's run_time_ns / run_cnt.
+# Per configuration: attach, WARMUP runs of each workload (messaging's
+# first runs after boot are slower), ROUNDS measured runs; then, unless
+# BENCH_STATS=0, one pipe run with kernel.bpf_stats_enabled on for each
+# program's run_time_ns / run_cnt; detach.
 #
-# Results: "workload config round seconds" and "prog config target name
-# run_cnt ns_per_call" lines in BENCH_OUT (build/bench/results.tsv), and
+# Results: "workload config round seconds", "prog config target name
+# run_cnt ns_per_call", "attach config ns" (the tool's exec to attached)
+# and "rss config kB" (its peak RSS) lines in BENCH_OUT
+# (build/bench/results.tsv), and
 # bench/report's table of them on stdout. Numbers, not a test: nothing fails
 # on a ratio.
 . "$(dirname "$0")/../tests/tools/lib.sh"
 
 ROUNDS=${ROUNDS:-5}
+WARMUP=${WARMUP:-2}
 PIPE_LOOPS=${PIPE_LOOPS:-20000}
 MSG_GROUPS=${MSG_GROUPS:-1}
 MSG_LOOPS=${MSG_LOOPS:-50}
@@ -51,7 +55,10 @@ read -r -a WORKLOADS <<<"${BENCH_WORKLOADS:-pipe messaging}"
 SCHEDTEST=$ROOT/build/tests/schedtest
 
 die() { echo "bench: $*" >&2; exit 1; }
-kernel_has_sched_bpf || die "this kernel has no scheduler BPF; run: make bench"
+# nothing but none: the bench of a kernel without the series, to compare
+if [ "${CONFIGS[*]}" != none ]; then
+	kernel_has_sched_bpf || die "this kernel has no scheduler BPF; run: make bench"
+fi
 for b in perf jq "$SCHEDTEST"; do
 	command -v "$b" >/dev/null || die "$b missing; run: make deps kernel-tests"
 done
@@ -86,14 +93,21 @@ attach() {
 	target) args=(-n -c "$TARGET") IN_CG=$TARGET ;;
 	*) args=(-c "$EMPTY" "--observe=$variant") ;;
 	esac
-	"$BIN/$tool" "${args[@]}" -q --interval 1h >/dev/null &
+	"$BIN/$tool" "${args[@]}" -j -q --interval 1h >"$TAP_TMP/run.json" &
 	ATT_PID=$!
-	wait_attached || die "$1 did not attach"
-	# loaded is not yet attached: the observers come after the hooks
-	sleep 0.5
+	for _ in $(seq 600); do
+		[ -s "$TAP_TMP/run.json" ] && break
+		kill -0 "$ATT_PID" 2>/dev/null || die "$1 did not attach"
+		sleep 0.1
+	done
+	# the run record comes once everything is attached
+	echo "attach $1 $(head -n 1 "$TAP_TMP/run.json" | jq .attach_ns)" \
+		>>"$BENCH_OUT"
 }
 detach() {
 	[ -z "$ATT_PID" ] && return
+	[ -n "$1" ] && echo "rss $1 $(awk '/^VmHWM/ { print $2 }' \
+		"/proc/$ATT_PID/status")" >>"$BENCH_OUT"
 	kill -INT "$ATT_PID"
 	wait "$ATT_PID"
 	no_programs_left || die "programs left attached"
@@ -120,38 +134,21 @@ run_workload() {
 prog_ids() { "$BPFTOOL" -j prog show | jq '.[].id'; }
 
 echo "# kernel $(uname -r), $(nproc) CPU(s)" >&2
-for c in "${CONFIGS[@]}"; do
-	attach "$c"
-	for w in "${WORKLOADS[@]}"; do
-		run_workload "$w" >/dev/null
-		for r in $(seq "$ROUNDS"); do
-			echo "$w $c $r $(run_workload "$w")" >>"$BENCH_OUT"
-		done
-	done
-	detach
-	echo "bench: $c done" >&2
-done
-
-# Per program: run_time_ns / run_cnt over one pipe run, with the clock read
-# around every program (which is why this comes after the timings). Each
-# program is named by what its link attaches to (vmlinux BTF ids), as the
+# stats CONFIG: each program's run_time_ns / run_cnt over one pipe run with
+# kernel.bpf_stats_enabled on (the clock read around every program, so after
+# the timings), named by what its link attaches to (vmlinux BTF ids): the
 # kernel cuts program names to 15 characters.
-"$BPFTOOL" btf dump file /sys/kernel/btf/vmlinux |
-	sed -n "s/^\[\([0-9]*\)\] \(FUNC\|TYPEDEF\) '\([a-z_]*\)'.*/\1 \3/p" \
-	>"$TAP_TMP/btf_names"
-sysctl -q kernel.bpf_stats_enabled=1
-for c in "${CONFIGS[@]}"; do
-	[ "$c" = none ] && continue
-	prog_ids >"$TAP_TMP/before"
-	attach "$c"
+stats() {
+	sysctl -q kernel.bpf_stats_enabled=1
 	run_workload pipe >/dev/null
+	sysctl -q kernel.bpf_stats_enabled=0
 	"$BPFTOOL" -j link show | jq -r '.[] | "\(.prog_id) \(.target_btf_id // 0)"' \
 		>"$TAP_TMP/links"
 	"$BPFTOOL" -j prog show | jq -r --slurpfile old "$TAP_TMP/before" '.[] |
 		select(.id as $i | $old | any(. == $i) | not) |
 		select(.run_cnt != null and .run_cnt > 0) |
 		"\(.id) \(.name) \(.run_cnt) \(.run_time_ns / .run_cnt | floor)"' |
-		awk -v c="$c" -v links="$TAP_TMP/links" -v names="$TAP_TMP/btf_names" '
+		awk -v c="$1" -v links="$TAP_TMP/links" -v names="$TAP_TMP/btf_names" '
 		BEGIN {
 			while ((getline l < names) > 0) { split(l, f, " "); n[f[1]] = f[2] }
 			while ((getline l < links) > 0) { split(l, f, " "); t[f[1]] = f[2] }
@@ -159,11 +156,28 @@ for c in "${CONFIGS[@]}"; do
 		{
 			# tp_btf links may not say (0): a tracepoint
 			tgt = ($1 in t && t[$1] in n) ? n[t[$1]] : "tracepoint"
-			sub(/^btf_trace_/, "tp:", tgt)
 			print "prog", c, tgt, $2, $3, $4
 		}' >>"$BENCH_OUT"
-	detach
+}
+
+[ "${BENCH_STATS:-1}" = 1 ] && "$BPFTOOL" btf dump file /sys/kernel/btf/vmlinux |
+	sed -n "s/^\[\([0-9]*\)\] \(FUNC\|TYPEDEF\) '\([a-z_]*\)'.*/\1 \3/p" \
+	>"$TAP_TMP/btf_names"
+for c in "${CONFIGS[@]}"; do
+	prog_ids >"$TAP_TMP/before"
+	attach "$c"
+	for w in "${WORKLOADS[@]}"; do
+		for _ in $(seq "$WARMUP"); do
+			run_workload "$w" >/dev/null
+		done
+		for r in $(seq "$ROUNDS"); do
+			echo "$w $c $r $(run_workload "$w")" >>"$BENCH_OUT"
+		done
+	done
+	[ "${BENCH_STATS:-1}" = 1 ] && [ "$c" != none ] && stats "$c"
+	detach "$c"
+	echo "bench: $c done" >&2
 done
-sysctl -q kernel.bpf_stats_enabled=0
+
 
 "$(dirname "$0")/report" "$BENCH_OUT"

@@ -1,22 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Observers of what a policy changed, as ordinary tp_btf programs that load
- * on any BTF kernel:
- * - involuntary context switches of targets, counted the way the kernel
- *   counts nonvoluntary_ctxt_switches in /proc/PID/status: the task was
- *   preempted, or was still runnable when it switched out;
- * - the targets' wakeup-to-run latency, from sched_wakeup to the
- *   sched_switch that runs them, in a log2 histogram of microseconds (layout
- *   in schedbpf.h). Not sched_wakeup_new: in three VM runs, detaching a
- *   program from it left text_poke_bp() waiting forever for the other CPU
- *   (a soft lockup, under qemu TCG); a new task's first run is not a wakeup
- *   a preemption policy is about anyway;
- * - which of those involuntary switches a wakeup caused: fentry and fexit on
- *   CFS's check_preempt_wakeup() and fentry on resched_curr() see whether
- *   the wakeup check rescheduled the running task. check_preempt_wakeup()
- *   is only ever called through fair_sched_class's function pointer, and
- *   resched_curr() from fair.c is a call into core.c, so neither is
- *   inlined away from its trampoline.
+ * on any BTF kernel, at the level --observe chose (cfg_common.observe;
+ * the library does not load them at all for none):
+ * - counts: involuntary context switches of targets, counted the way the
+ *   kernel counts nonvoluntary_ctxt_switches in /proc/PID/status (the task
+ *   was preempted, or was still runnable when it switched out), and which
+ *   of them a task of a higher class caused, and which a wakeup: at
+ *   sched_wakeup, which 6.1 traces right after check_preempt_curr(), the
+ *   task running on the wakee's runqueue has TIF_NEED_RESCHED set. (That
+ *   flag may have been set just before by the tick, for a slice that ended
+ *   in the same instant; the window is the time between the tick and the
+ *   switch it asks for.)
+ * - full: also the targets' wakeup-to-run latency, from sched_wakeup to the
+ *   sched_switch that runs them, in a log2 histogram of microseconds
+ *   (layout in schedbpf.h).
+ * Not sched_wakeup_new: in three VM runs, detaching a program from it left
+ * text_poke_bp() waiting forever for the other CPU (a soft lockup, under
+ * qemu TCG); a new task's first run is not a wakeup a preemption policy is
+ * about anyway.
+ *
+ * They run on every context switch and every wakeup of every task, so a
+ * non-target costs one task_is_target() (a few loads) and nothing else: no
+ * map is looked up for it. Earlier versions also attached fentry and fexit
+ * to check_preempt_wakeup() and fentry to resched_curr(): three more
+ * programs and an fexit trampoline on every wakeup, for what the flag
+ * tells at sched_wakeup.
  */
 #ifndef SCHEDBPF_OBSERVE_BPF_H
 #define SCHEDBPF_OBSERVE_BPF_H
@@ -24,6 +33,10 @@
 #include "target.bpf.h"
 
 #define TASK_RUNNING 0
+/* arch/x86/include/asm/thread_info.h */
+#define TIF_NEED_RESCHED 3
+
+extern struct rq runqueues __ksym;
 
 /* wakeup time of targets not yet running; LRU so exits need no cleanup */
 struct {
@@ -40,17 +53,17 @@ struct {
 	__type(value, u64);
 } lat_hist SEC(".maps");
 
-static __always_inline void record_wakeup(struct task_struct *p)
-{
-	u64 now;
-	u32 pid;
-
-	if (!task_is_target(p))
-		return;
-	now = bpf_ktime_get_ns();
-	pid = p->pid;
-	bpf_map_update_elem(&wake_ts, &pid, &now, BPF_ANY);
-}
+/*
+ * Indexed by runqueue CPU (the wakeup may be traced on another CPU): 1 when
+ * a wakeup there left the running target to be rescheduled, until its
+ * next switch.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SCHEDBPF_MAX_CPUS);
+	__type(key, u32);
+	__type(value, u32);
+} wakeup_resched SEC(".maps");
 
 static __always_inline u32 log2_slot(u64 v)
 {
@@ -63,76 +76,38 @@ static __always_inline u32 log2_slot(u64 v)
 	return slot;
 }
 
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(observe_wakeup, struct task_struct *p)
+/* Did p's wakeup leave a target running on its runqueue to be preempted? */
+static __always_inline void note_wakeup_preemption(struct task_struct *p)
 {
-	record_wakeup(p);
-	return 0;
-}
+	u32 cpu = p->thread_info.cpu, *flag;
+	struct task_struct *curr;
+	struct rq *rq;
 
-/*
- * Indexed by runqueue CPU (the waker may run on another CPU): 1 when a
- * wakeup has rescheduled the target running there, until its next switch.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, SCHEDBPF_MAX_CPUS);
-	__type(key, u32);
-	__type(value, u32);
-} wakeup_resched SEC(".maps");
-
-/* this CPU's check_preempt_wakeup() in progress, and whether it rescheduled */
-struct cpw_state {
-	u32 in_check;
-	u32 resched;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, struct cpw_state);
-} cpw SEC(".maps");
-
-SEC("fentry/check_preempt_wakeup")
-int BPF_PROG(observe_cpw_enter, struct rq *rq)
-{
-	u32 zero = 0;
-	struct cpw_state *st = bpf_map_lookup_elem(&cpw, &zero);
-
-	if (st) {
-		st->in_check = 1;
-		st->resched = 0;
-	}
-	return 0;
-}
-
-/* CFS's way to preempt: TIF_NEED_RESCHED is also set by others (RCU) */
-SEC("fentry/resched_curr")
-int BPF_PROG(observe_resched, struct rq *rq)
-{
-	u32 zero = 0;
-	struct cpw_state *st = bpf_map_lookup_elem(&cpw, &zero);
-
-	if (st && st->in_check)
-		st->resched = 1;
-	return 0;
-}
-
-SEC("fexit/check_preempt_wakeup")
-int BPF_PROG(observe_cpw_exit, struct rq *rq)
-{
-	u32 zero = 0, cpu = rq->cpu, *flag;
-	struct cpw_state *st = bpf_map_lookup_elem(&cpw, &zero);
-
-	if (!st)
-		return 0;
-	st->in_check = 0;
-	if (!st->resched || !task_is_target(rq->curr))
-		return 0;
+	rq = bpf_per_cpu_ptr(&runqueues, cpu);
+	if (!rq)
+		return;
+	curr = rq->curr;
+	if (!curr || curr == p ||
+	    !(curr->thread_info.flags & (1UL << TIF_NEED_RESCHED)) ||
+	    !curr->pid || !task_is_target(curr))
+		return;
 	flag = bpf_map_lookup_elem(&wakeup_resched, &cpu);
 	if (flag)
 		*flag = 1;
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(observe_wakeup, struct task_struct *p)
+{
+	u64 now;
+	u32 pid;
+
+	note_wakeup_preemption(p);
+	if (cfg_common.observe < SCHEDBPF_OBSERVE_FULL || !task_is_target(p))
+		return 0;
+	now = bpf_ktime_get_ns();
+	pid = p->pid;
+	bpf_map_update_elem(&wake_ts, &pid, &now, BPF_ANY);
 	return 0;
 }
 
@@ -158,9 +133,12 @@ int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 		else if (woke && *woke)
 			stat_inc(STAT_PREEMPTIONS_WAKEUP);
 	}
-	if (woke)
+	if (woke && *woke)
 		*woke = 0;
 
+	if (cfg_common.observe < SCHEDBPF_OBSERVE_FULL || !pid ||
+	    !task_is_target(next))
+		return 0;
 	tsp = bpf_map_lookup_elem(&wake_ts, &pid);
 	if (!tsp)
 		return 0;
