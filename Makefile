@@ -202,7 +202,8 @@ demo: all
 # BENCH_BOOTS boots of BENCH_CPUS vCPUs under --icount (the guest's clock
 # counts instructions, so the host's load does not show), each boot's
 # results in $(OUTPUT)/bench/; bench/report tables them all at the end.
-# Every BENCH_* variable and ROUNDS, PIPE_LOOPS, MSG_* reach the guest.
+# Every BENCH_* variable and ROUNDS, WARMUP, PIPE_LOOPS, MSG_* reach the
+# guest.
 BENCH_BOOTS ?= 1
 BENCH_CPUS ?= 1
 bench: DEPS += linux-perf
@@ -212,8 +213,8 @@ bench: $(DEPS_CHECK) all
 	$(Q)mkdir -p $(OUTPUT)/bench && rm -f $(OUTPUT)/bench/boot-*.tsv
 	for b in $$(seq $(BENCH_BOOTS)); do \
 		kernel/vm-run --icount --cpus $(BENCH_CPUS) --timeout 2400 -- \
-			env $(foreach v,$(sort $(filter BENCH_% ROUNDS PIPE_LOOPS \
-			MSG_%,$(.VARIABLES))),$(v)=$($(v))) \
+			env $(foreach v,$(sort $(filter BENCH_% ROUNDS WARMUP \
+			PIPE_LOOPS MSG_%,$(.VARIABLES))),$(v)=$($(v))) \
 			BENCH_OUT=$(OUTPUT)/bench/boot-$$b.tsv bench/overhead.sh || exit; \
 	done
 	bench/report $(OUTPUT)/bench/boot-*.tsv
