@@ -53,8 +53,8 @@ ok "every hook call is behind a jump entry of $KEY" \
 one_each() {
 	local f=$TAP_TMP/idle
 
-	[ -z "$(awk '$1 == "call" { print $6 }' "$f" | sort | uniq -d)" ] &&
-		[ "$(awk '$1 == "call" { print $6 }' "$f" | sort -u | wc -l)" = "$n_entries" ]
+	[ -z "$(awk '$1 == "call" { print $5 }' "$f" | sort | uniq -d)" ] &&
+		[ "$(awk '$1 == "call" { print $5 }' "$f" | sort -u | wc -l)" = "$n_entries" ]
 }
 ok "every jump entry of $KEY guards exactly one hook call ($n_calls calls)" one_each
 # in_checks: each hook is called from the function of fair.c that asks it,
