@@ -6,12 +6,14 @@
  * - counts: involuntary context switches of targets, counted the way the
  *   kernel counts nonvoluntary_ctxt_switches in /proc/PID/status (the task
  *   was preempted, or was still runnable when it switched out), and which
- *   of them a task of a higher class caused, and which a wakeup: at
- *   sched_wakeup, which 6.1 traces right after check_preempt_curr(), the
- *   task running on the wakee's runqueue has TIF_NEED_RESCHED set. (That
- *   flag may have been set just before by the tick, for a slice that ended
- *   in the same instant; the window is the time between the tick and the
- *   switch it asks for.)
+ *   of them a task of a higher class caused, and which a wakeup: an fentry
+ *   program on CFS's check_preempt_wakeup() notes whether the running task
+ *   already had TIF_NEED_RESCHED (then CFS returns at once, deciding
+ *   nothing), and at sched_wakeup, which 6.1 traces right after
+ *   check_preempt_curr() on the same CPU under the same runqueue lock, the
+ *   flag set since then is that wakeup's doing. (The flag alone at
+ *   sched_wakeup is not enough: a tick that ended the target's slice in
+ *   the same interrupt as a timer's wakeup would count as the wakeup's.)
  * - full: also the targets' wakeup-to-run latency, from sched_wakeup to the
  *   sched_switch that runs them, in a log2 histogram of microseconds
  *   (layout in schedbpf.h).
@@ -22,10 +24,9 @@
  *
  * They run on every context switch and every wakeup of every task, so a
  * non-target costs one task_is_target() (a few loads) and nothing else: no
- * map is looked up for it. Earlier versions also attached fentry and fexit
- * to check_preempt_wakeup() and fentry to resched_curr(): three more
- * programs and an fexit trampoline on every wakeup, for what the flag
- * tells at sched_wakeup.
+ * map is looked up for it. Earlier versions attached fentry and fexit to
+ * check_preempt_wakeup() and fentry to resched_curr(): an fexit trampoline
+ * and two more programs on every wakeup, where one fentry does.
  */
 #ifndef SCHEDBPF_OBSERVE_BPF_H
 #define SCHEDBPF_OBSERVE_BPF_H
@@ -76,20 +77,62 @@ static __always_inline u32 log2_slot(u64 v)
 	return slot;
 }
 
-/* Did p's wakeup leave a target running on its runqueue to be preempted? */
+/* this CPU's check_preempt_wakeup() since its last sched_wakeup */
+struct cpw_state {
+	/* it ran */
+	u32 checked;
+	/* and found TIF_NEED_RESCHED set already */
+	u32 before;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct cpw_state);
+} cpw SEC(".maps");
+
+static __always_inline bool need_resched(struct task_struct *t)
+{
+	return t->thread_info.flags & (1UL << TIF_NEED_RESCHED);
+}
+
+SEC("fentry/check_preempt_wakeup")
+int BPF_PROG(observe_cpw, struct rq *rq)
+{
+	u32 zero = 0;
+	struct cpw_state *st = bpf_map_lookup_elem(&cpw, &zero);
+	struct task_struct *curr = rq->curr;
+
+	if (st) {
+		st->checked = 1;
+		st->before = curr && need_resched(curr);
+	}
+	return 0;
+}
+
+/*
+ * Did p's wakeup, checked by CFS just before on this CPU, leave a target
+ * running on p's runqueue to be preempted?
+ */
 static __always_inline void note_wakeup_preemption(struct task_struct *p)
 {
-	u32 cpu = p->thread_info.cpu, *flag;
+	u32 cpu = p->thread_info.cpu, zero = 0, *flag;
+	struct cpw_state *st = bpf_map_lookup_elem(&cpw, &zero);
 	struct task_struct *curr;
 	struct rq *rq;
 
+	if (!st || !st->checked)
+		return;
+	st->checked = 0;
+	if (st->before)
+		return;
 	rq = bpf_per_cpu_ptr(&runqueues, cpu);
 	if (!rq)
 		return;
 	curr = rq->curr;
-	if (!curr || curr == p ||
-	    !(curr->thread_info.flags & (1UL << TIF_NEED_RESCHED)) ||
-	    !curr->pid || !task_is_target(curr))
+	if (!curr || curr == p || !need_resched(curr) || !curr->pid ||
+	    !task_is_target(curr))
 		return;
 	flag = bpf_map_lookup_elem(&wakeup_resched, &cpu);
 	if (flag)

@@ -130,7 +130,11 @@ static __always_inline bool cgrp_is_target(struct cgroup *cgrp)
 	return false;
 }
 
-/* For tracing programs: same answer as se_is_target() on &p->se. */
+/*
+ * Same answer as se_is_target() on &p->se, for tracing programs (which
+ * cannot call the kfuncs) and for hooks that hold the task itself: a few
+ * loads instead of a kfunc whose every read is a get_kernel_nofault().
+ */
 static __always_inline bool task_is_target(struct task_struct *p)
 {
 	if (cfg_common.all)
