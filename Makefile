@@ -74,7 +74,7 @@ help:
 	@echo '  check-unit only the unit tests (tests/unit, no kernel needed)'
 	@echo '  demo       no-preempt --dry-run against no-preempt, in the VM'
 	@echo '  bench      what the hooks and tools cost perf bench sched pipe and'
-	@echo '             messaging, as ratios to nothing attached, in the VM'
+	@echo '             messaging (BENCH_WORKLOADS), as ratios to nothing attached, in the VM'
 	@echo '             under --icount (BENCH_BOOTS=3 BENCH_CPUS=2 ROUNDS=5)'
 	@echo '  stress     tests/stress/run on the debug kernel under multi-threaded'
 	@echo '             TCG: attach/detach cycles, SIGKILL, cgroup removal, the'
