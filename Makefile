@@ -76,8 +76,9 @@ help:
 	@echo '  check      unit tests on this host, then the kernel and VM tests'
 	@echo '  check-unit only the unit tests (tests/unit, no kernel needed)'
 	@echo '  demo       no-preempt --dry-run against no-preempt, in the VM'
-	@echo '  bench      what the hooks cost perf bench sched pipe and'
-	@echo '             hackbench, as ratios to nothing attached, in the VM'
+	@echo '  bench      what the hooks and tools cost perf bench sched pipe and'
+	@echo '             messaging (BENCH_WORKLOADS), as ratios to nothing attached, in the VM'
+	@echo '             under --icount (BENCH_BOOTS=3 BENCH_CPUS=2 ROUNDS=5)'
 	@echo '  stress     tests/stress/run on the debug kernel under multi-threaded'
 	@echo '             TCG: attach/detach cycles, SIGKILL, cgroup removal, the'
 	@echo '             kernel bound on suppression; fails on any splat (not in'
@@ -204,12 +205,26 @@ demo: all
 	$(if $(wildcard tests/kernel/build.mk),$(MAKE) kernel-tests)
 	kernel/vm-run --timeout 1200 -- bench/demo.sh
 
-# bench/overhead.sh: numbers, not a test (make check does not run it)
-bench: DEPS += linux-perf rt-tests
+# bench/overhead.sh: numbers, not a test (make check does not run it). In
+# BENCH_BOOTS boots of BENCH_CPUS vCPUs under --icount (the guest's clock
+# counts instructions, so the host's load does not show), each boot's
+# results in $(OUTPUT)/bench/; bench/report tables them all at the end.
+# Every BENCH_* variable and ROUNDS, WARMUP, PIPE_LOOPS, MSG_* reach the
+# guest.
+BENCH_BOOTS ?= 1
+BENCH_CPUS ?= 1
+bench: DEPS += linux-perf
 bench: $(DEPS_CHECK) all
 	$(MAKE) kernel
 	$(MAKE) kernel-tests
-	kernel/vm-run --timeout 2400 -- bench/overhead.sh
+	$(Q)mkdir -p $(OUTPUT)/bench && rm -f $(OUTPUT)/bench/boot-*.tsv
+	for b in $$(seq $(BENCH_BOOTS)); do \
+		kernel/vm-run --icount --cpus $(BENCH_CPUS) --timeout 2400 -- \
+			env $(foreach v,$(sort $(filter BENCH_% ROUNDS WARMUP \
+			PIPE_LOOPS MSG_%,$(.VARIABLES))),$(v)=$($(v))) \
+			BENCH_OUT=$(OUTPUT)/bench/boot-$$b.tsv bench/overhead.sh || exit; \
+	done
+	bench/report $(OUTPUT)/bench/boot-*.tsv
 
 # tests/stress/run: not part of check. The debug kernel for the checkers;
 # the default one because kernel-tests builds against its libbpf and BTF.

@@ -45,7 +45,7 @@ int BPF_PROG(no_preempt_wakeup, struct task_struct *curr,
 	if (!se_is_target(&curr->se))
 		return SCHED_DEFAULT;
 	stat_inc(STAT_WAKEUP_TARGETS);
-	if (se_is_target(&p->se))
+	if (task_is_target(p))
 		return SCHED_DEFAULT;
 	return suppress_within(&curr->se, cfg_max_run_ns,
 			       STAT_WAKEUP_SUPPRESSED);

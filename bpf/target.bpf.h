@@ -6,9 +6,15 @@
  *
  * Two versions of the same test: se_is_target() for the scheduler hooks,
  * which may use the sched-entity kfuncs, and task_is_target() for the
- * tp_btf observers, which may not and walk the task's cgroup2 ancestry with
+ * tp_btf observers, which may not and read the task's cgroup2 ancestry with
  * CO-RE reads instead. Both use the cgroup2 (default hierarchy) cgroup of a
  * task, so they agree.
+ *
+ * Both run on every event, for every task, so a non-target must cost as
+ * little as possible: a task is under a -c cgroup of level L if its cgroup
+ * is at level L or deeper and its ancestor at level L is that cgroup
+ * (cgroup->ancestors[], 6.0 on): a few loads, whatever the depth. The pid
+ * maps are looked up only when there are -p processes or a command's tree.
  */
 #ifndef SCHEDBPF_TARGET_BPF_H
 #define SCHEDBPF_TARGET_BPF_H
@@ -72,24 +78,6 @@ static __always_inline struct sched_entity *running_se(struct sched_entity *se)
 	return se;
 }
 
-/* For scheduler hooks (BPF_PROG_TYPE_SCHED) only. */
-static __always_inline bool se_is_target(struct sched_entity *se)
-{
-	u64 tgidpid;
-	u32 i;
-
-	if (cfg_common.all)
-		return true;
-	tgidpid = bpf_sched_entity_to_tgidpid(se);
-	if (tgidpid != (u64)-1 && pid_is_target(tgidpid >> 32, (u32)tgidpid))
-		return true;
-	for (i = 0; i < SCHEDBPF_MAX_CGROUPS && i < cfg_common.nr_cgrps; i++) {
-		if (bpf_sched_entity_belongs_to_cgrp(se, cfg_common.cgrp_ids[i]))
-			return true;
-	}
-	return false;
-}
-
 static __always_inline bool cgrp_id_is_target(u64 id)
 {
 	u32 i;
@@ -101,23 +89,105 @@ static __always_inline bool cgrp_id_is_target(u64 id)
 	return false;
 }
 
-/* For tracing programs: same answer as se_is_target() on &p->se. */
-static __always_inline bool task_is_target(struct task_struct *p)
+/* Before 6.0, cgroup->ancestor_ids[] instead: walk up from the task. */
+static __always_inline bool cgrp_walk_is_target(struct cgroup *cgrp)
 {
-	struct cgroup *cgrp;
 	int depth;
 
-	if (cfg_common.all)
-		return true;
-	if (pid_is_target(p->tgid, p->pid))
-		return true;
-	if (!cfg_common.nr_cgrps)
-		return false;
-	cgrp = BPF_CORE_READ(p, cgroups, dfl_cgrp);
 	for (depth = 0; depth < CGROUP_MAX_DEPTH && cgrp; depth++) {
 		if (cgrp_id_is_target(BPF_CORE_READ(cgrp, kn, id)))
 			return true;
 		cgrp = BPF_CORE_READ(cgrp, self.parent, cgroup);
+	}
+	return false;
+}
+
+/*
+ * cgrp is a -c cgroup or below one. Direct loads where the verifier allows
+ * them (not past the end of struct cgroup, as ancestors[] reaches): fewer
+ * helper calls than BPF_CORE_READ() all the way.
+ */
+static __always_inline bool cgrp_is_target(struct cgroup *cgrp)
+{
+	int level;
+	u32 i;
+
+	if (!bpf_core_field_exists(cgrp->ancestors))
+		return cgrp_walk_is_target(cgrp);
+	if (!cgrp)
+		return false;
+	level = cgrp->level;
+	for (i = 0; i < SCHEDBPF_MAX_CGROUPS && i < cfg_common.nr_cgrps; i++) {
+		u32 l = cfg_common.cgrp_levels[i];
+		struct cgroup *anc;
+
+		if (l > (u32)level || l >= CGROUP_MAX_DEPTH)
+			continue;
+		anc = BPF_CORE_READ(cgrp, ancestors[l]);
+		if (anc && BPF_CORE_READ(anc, kn, id) == cfg_common.cgrp_ids[i])
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Same answer as se_is_target() on &p->se, for tracing programs (which
+ * cannot call the kfuncs) and for hooks that hold the task itself: a few
+ * loads instead of a kfunc whose every read is a get_kernel_nofault().
+ */
+static __always_inline bool task_is_target(struct task_struct *p)
+{
+	if (cfg_common.all)
+		return true;
+	if ((cfg_common.has_pids || cfg_common.track_tree) &&
+	    pid_is_target(p->tgid, p->pid))
+		return true;
+	if (!cfg_common.nr_cgrps)
+		return false;
+	return cgrp_is_target(p->cgroups->dfl_cgrp);
+}
+
+/*
+ * The running task of se's runqueue if se is its entity, else NULL: the
+ * tick's entity, and the running side of a wakeup, are found without a
+ * kfunc this way (the runqueue is only reachable with FAIR_GROUP_SCHED).
+ */
+static __always_inline struct task_struct *running_task_of(struct sched_entity *se)
+{
+	struct task_struct *curr;
+	struct cfs_rq *q = NULL;
+
+	if (!bpf_core_field_exists(se->cfs_rq) ||
+	    !bpf_core_field_exists(q->rq))
+		return NULL;
+	q = se->cfs_rq;
+	if (!q || !q->rq)
+		return NULL;
+	curr = q->rq->curr;
+	return curr && &curr->se == se ? curr : NULL;
+}
+
+/* For scheduler hooks (BPF_PROG_TYPE_SCHED) only. */
+static __always_inline bool se_is_target(struct sched_entity *se)
+{
+	struct task_struct *p;
+	u64 tgidpid;
+	u32 i;
+
+	if (cfg_common.all)
+		return true;
+	p = running_task_of(se);
+	if (p)
+		return task_is_target(p);
+	if (cfg_common.has_pids || cfg_common.track_tree) {
+		tgidpid = bpf_sched_entity_to_tgidpid(se);
+		if (tgidpid != (u64)-1 &&
+		    pid_is_target(tgidpid >> 32, (u32)tgidpid))
+			return true;
+	}
+	for (i = 0; i < SCHEDBPF_MAX_CGROUPS && i < cfg_common.nr_cgrps; i++) {
+		if (bpf_sched_entity_belongs_to_cgrp(se, cfg_common.cgrp_ids[i]))
+			return true;
 	}
 	return false;
 }

@@ -73,7 +73,7 @@ _schedbpf()
 	done
 
 	opts='--cgroup --pid --all --interval --duration --kill-after --json
-		--output --quiet --dry-run --verbose --help --usage --version'
+		--output --quiet --dry-run --observe --verbose --help --usage --version'
 	case $1 in
 	no-preempt) opts+=' --max-run' ;;
 	boost-wakeup) opts+=' --max-lead' ;;
@@ -94,6 +94,10 @@ _schedbpf()
 		;;
 	--output)
 		_filedir
+		return
+		;;
+	--observe)
+		COMPREPLY=($(compgen -W 'none counts full' -- "$cur"))
 		return
 		;;
 	-i | --interval | -d | --duration | -k | --kill-after | -m | --max-run | \

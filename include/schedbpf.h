@@ -66,10 +66,25 @@ enum schedbpf_stat {
 	SCHEDBPF_NR_STATS
 };
 
+/*
+ * What the observers (observe.bpf.h) watch, --observe: each level adds to
+ * the one before it, and costs more (README.md has the numbers).
+ */
+enum schedbpf_observe {
+	/* the policy only: no observer is loaded, their counters stay 0 */
+	SCHEDBPF_OBSERVE_NONE,
+	/* involuntary switches of targets, and what caused them */
+	SCHEDBPF_OBSERVE_COUNTS,
+	/* and the targets' wakeup-to-run latency */
+	SCHEDBPF_OBSERVE_FULL,
+};
+
 /* Set by the tool between open and load (const volatile cfg_common). */
 struct schedbpf_cfg {
 	/* cgroup2 ids (inode numbers) of the -c cgroups */
 	__u64 cgrp_ids[SCHEDBPF_MAX_CGROUPS];
+	/* their levels: 0 for the cgroup2 root, 1 for its children... */
+	__u32 cgrp_levels[SCHEDBPF_MAX_CGROUPS];
 	__u32 nr_cgrps;
 	/* every CFS task is a target */
 	__u8 all;
@@ -79,6 +94,8 @@ struct schedbpf_cfg {
 	__u8 track_tree;
 	/* hooks count what they would do but return 0 */
 	__u8 dry_run;
+	/* enum schedbpf_observe */
+	__u8 observe;
 };
 
 #endif /* SCHEDBPF_H */

@@ -16,6 +16,11 @@
  *
  * --probe: print what libbpf_probe_bpf_prog_type() says of the type.
  *
+ * --no-stats: leave kernel.bpf_stats_enabled alone. By default it is
+ * turned on for as long as the programs are attached, so the report's
+ * run_cnt counts runs; but then every BPF program in the system reads the
+ * clock twice per run, which make bench must not count as the hooks' cost.
+ *
  * --all makes every task a target and every wakeup a pair; --curr 0 (the
  * default) with --wakee W pairs W with whatever runs where it wakes.
  */
@@ -164,10 +169,11 @@ int main(int argc, char **argv)
 		{ "reject-target", required_argument, NULL, 'R' },
 		{ "probe", no_argument, NULL, 'P' },
 		{ "all", no_argument, NULL, 'A' },
+		{ "no-stats", no_argument, NULL, 'S' },
 		{}
 	};
 	bool tick = false, wakeup = false, entity = false, observe = false, kfunc = false;
-	bool all = false;
+	bool all = false, stats = true;
 	int ret_tick = 0, ret_wakeup = 0, ret_entity = 0, ntargets = 0, nprobes = 0;
 	long wakee = 0, curr = 0, after = 1;
 	__u32 targets[NR_TARGETS] = {};
@@ -190,6 +196,7 @@ int main(int argc, char **argv)
 		case 'C': curr = num("--curr", optarg); break;
 		case 'o': observe = true; break;
 		case 'A': all = true; break;
+		case 'S': stats = false; break;
 		case 'k':
 			if (nprobes == NR_PROBES)
 				return fprintf(stderr, "schedtest: too many --kfunc-probe\n"), 2;
@@ -233,8 +240,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "schedtest: load: %s\n", strerror(errno));
 		return 1;
 	}
-	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (stats_fd < 0) {
+	stats_fd = stats ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
+	if (stats && stats_fd < 0) {
 		fprintf(stderr, "schedtest: enable stats: %s\n", strerror(errno));
 		return 1;
 	}
@@ -269,6 +276,7 @@ int main(int argc, char **argv)
 	sleep(after);
 	print_counters(skel, "_after");
 	schedtest_bpf__destroy(skel);
-	close(stats_fd);
+	if (stats_fd >= 0)
+		close(stats_fd);
 	return 0;
 }

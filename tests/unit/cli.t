@@ -92,8 +92,8 @@ for tool in "$BIN"/*; do
 	[ $STATUS -eq 0 ] && [ -z "$ERR" ] &&
 		printf '%s\n' "$OUT" | grep -q "^Usage: $name "
 	ok $? "$name --help: exit 0, usage on stdout"
-	for opt in cgroup pid all interval duration json dry-run verbose help \
-		usage version; do
+	for opt in cgroup pid all interval duration json dry-run observe \
+		verbose help usage version; do
 		printf '%s\n' "$OUT" | grep -q -- "--$opt"
 		ok $? "$name --help documents --$opt"
 	done
@@ -164,6 +164,10 @@ for tool in "$BIN"/*; do
 	usage_error "invalid --interval '2h': out of range (10ms to 1h)" \
 		-a --interval 2h
 	usage_error "invalid --interval '1': missing unit" -a -i 1
+	usage_error "invalid --observe 'some': not none, counts or full" \
+		-a --observe some
+	usage_error "invalid --observe '': not none, counts or full" \
+		-a --observe=
 	usage_error "invalid --interval 'abc': not a number" -a -i abc
 	usage_error "invalid --interval '-1s': negative" -a -i -1s
 	usage_error "invalid --duration '0s': out of range" -a -d 0s
@@ -204,6 +208,9 @@ for tool in "$BIN"/*; do
 	good -a --json
 	good -a -n
 	good -a --dry-run
+	good -a --observe none
+	good -a --observe=counts
+	good -a --observe full
 	good -anj
 	good -anji 250ms -d 3s
 	# -v adds libbpf's lines before ours

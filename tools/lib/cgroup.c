@@ -75,6 +75,48 @@ static bool dot_relative(const char *arg)
 	return arg[1] == '.' && (arg[2] == '\0' || arg[2] == '/');
 }
 
+/* Max depth cgroup_level() walks up: the kernel's own limit is INT_MAX. */
+#define CGROUP_LEVEL_MAX 4096
+
+/*
+ * How many ".." steps from the cgroup2 directory fd stay on cgroup2: its
+ * level below the root of its mount. -1 with errno set on error.
+ */
+static int cgroup_level(int fd)
+{
+	struct stat st, pst;
+	struct statfs sfs;
+	int level = 0, cur, parent;
+
+	cur = dup(fd);
+	if (cur < 0 || fstat(cur, &st))
+		goto fail;
+	while (level < CGROUP_LEVEL_MAX) {
+		parent = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (parent < 0)
+			goto fail;
+		if (fstatfs(parent, &sfs) || fstat(parent, &pst)) {
+			close(parent);
+			goto fail;
+		}
+		if (sfs.f_type != CGROUP2_SUPER_MAGIC ||
+		    (pst.st_dev == st.st_dev && pst.st_ino == st.st_ino)) {
+			close(parent);
+			break;
+		}
+		close(cur);
+		cur = parent;
+		st = pst;
+		level++;
+	}
+	close(cur);
+	return level;
+fail:
+	if (cur >= 0)
+		close(cur);
+	return -1;
+}
+
 int cgroup_resolve(const char *mount, const char *arg,
 		   struct cgroup_target *out, char *err, size_t errlen)
 {
@@ -131,6 +173,12 @@ int cgroup_resolve(const char *mount, const char *arg,
 		goto fail;
 	}
 	out->path[n] = '\0';
+	n = cgroup_level(fd);
+	if (n < 0) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		goto fail;
+	}
+	out->level = n;
 	out->id = st.st_ino;
 	out->fd = fd;
 	out->root = mount && !strcmp(out->path, mount);

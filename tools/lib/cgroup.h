@@ -15,6 +15,12 @@ struct cgroup_target {
 	char path[PATH_MAX];
 	/* cgroup id: the directory's inode number on cgroup2 */
 	__u64 id;
+	/*
+	 * its depth below the root of the cgroup2 mount it is on (the
+	 * kernel's cgroup->level when that mount shows the whole hierarchy,
+	 * as outside a cgroup namespace)
+	 */
+	__u32 level;
 	/* O_RDONLY directory fd, for clone3(CLONE_INTO_CGROUP) */
 	int fd;
 	/* the cgroup2 mount's root: every task */

@@ -85,11 +85,14 @@ struct schedbpf_cfg sched_tool_cfg(const struct sched_tool *t)
 		.has_pids = o->nr_tgids > 0,
 		.track_tree = o->cmd && !o->nr_cgroups && !o->all,
 		.dry_run = o->dry_run,
+		.observe = o->observe,
 	};
 	int i;
 
-	for (i = 0; i < o->nr_cgroups; i++)
+	for (i = 0; i < o->nr_cgroups; i++) {
 		cfg.cgrp_ids[i] = o->cgroups[i].id;
+		cfg.cgrp_levels[i] = o->cgroups[i].level;
+	}
 	return cfg;
 }
 
@@ -99,7 +102,11 @@ static bool is_sched_prog(const struct bpf_program *prog)
 			strlen(SCHED_SEC_PREFIX));
 }
 
-/* Points every sched/<hook> program at bpf_sched_<hook>. */
+/*
+ * Points every sched/<hook> program at bpf_sched_<hook>. Our copy of the
+ * kernel's BTF is freed first: libbpf parses its own for the attach
+ * targets and CO-RE, and two copies would double the tool's peak RSS.
+ */
 static int set_hooks(struct sched_tool *t, struct bpf_object *obj)
 {
 	struct bpf_program *prog;
@@ -114,13 +121,21 @@ static int set_hooks(struct sched_tool *t, struct bpf_object *obj)
 			continue;
 		hook = bpf_program__section_name(prog) +
 		       strlen(SCHED_SEC_PREFIX);
-		snprintf(func, sizeof(func), SCHED_HOOK_PREFIX "%s", hook);
 		if (sched_btf_hook(&t->btf, hook) < 0) {
 			uname(&u);
-			sched_err("kernel %s has no hook %s; " NEED_KERNEL,
-				  u.release, func);
+			sched_err("kernel %s has no hook " SCHED_HOOK_PREFIX
+				  "%s; " NEED_KERNEL,
+				  u.release, hook);
 			return 1;
 		}
+	}
+	sched_btf_free(&t->btf);
+	bpf_object__for_each_program(prog, obj) {
+		if (!is_sched_prog(prog))
+			continue;
+		snprintf(func, sizeof(func), SCHED_HOOK_PREFIX "%s",
+			 bpf_program__section_name(prog) +
+				 strlen(SCHED_SEC_PREFIX));
 		bpf_program__set_type(prog, t->btf.prog_type);
 		bpf_program__set_expected_attach_type(prog, t->btf.attach_type);
 		err = bpf_program__set_attach_target(prog, 0, func);
@@ -151,11 +166,41 @@ static int fill_tgids(struct sched_tool *t, struct bpf_object *obj)
 	return 0;
 }
 
+/* Observers' names start so (bpf/observe.bpf.h). */
+#define OBSERVER_PREFIX "observe_"
+
+/*
+ * What --observe leaves out: no observer under none, and below full no
+ * room for wakeup times, which only full records.
+ */
+static int set_observe(struct sched_tool *t, struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+	struct bpf_map *ts = bpf_object__find_map_by_name(obj, "wake_ts");
+	int err;
+
+	bpf_object__for_each_program(prog, obj) {
+		if (strncmp(bpf_program__name(prog), OBSERVER_PREFIX,
+			    strlen(OBSERVER_PREFIX)))
+			continue;
+		bpf_program__set_autoload(prog, t->opts.observe !=
+							SCHEDBPF_OBSERVE_NONE);
+	}
+	if (ts && t->opts.observe < SCHEDBPF_OBSERVE_FULL) {
+		err = bpf_map__set_max_entries(ts, 1);
+		if (err) {
+			sched_err("sizing wake_ts: %s", strerror(-err));
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int sched_tool_load(struct sched_tool *t, struct bpf_object_skeleton *s)
 {
 	int err;
 
-	err = set_hooks(t, *s->obj);
+	err = set_hooks(t, *s->obj) ?: set_observe(t, *s->obj);
 	if (err)
 		return err;
 	report_libbpf_hold();

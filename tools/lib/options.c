@@ -50,6 +50,7 @@ enum {
 	OPT_HELP_QMARK = '?',
 	OPT_USAGE = 0x100,
 	OPT_OUTPUT = 0x101,
+	OPT_OBSERVE = 0x102,
 	OPT_VERSION = 'V',
 };
 
@@ -83,6 +84,12 @@ static const struct argp_option common_options[] = {
 	{ "quiet", OPT_QUIET, 0, 0,
 	  "Print only the summary (with --json: the run record and the "
 	  "summary), no row per interval." },
+	{ "observe", OPT_OBSERVE, "LEVEL", 0,
+	  "What the tool watches besides its policy: none (the policy alone; "
+	  "the preemptions, wakeups and latency stay 0), counts (the targets' "
+	  "involuntary switches and their causes) or full (and the targets' "
+	  "wakeup-to-run latency). Default: full. Each costs the scheduler "
+	  "more than the one before; the man page has the numbers." },
 	{ "dry-run", OPT_DRY_RUN, 0, 0,
 	  "Attach the same hooks but leave every decision to CFS; count what "
 	  "the policy would have done." },
@@ -110,8 +117,8 @@ static const char common_doc[] =
 	"found), or dies of the signal that killed it.\n"
 	"\nJSON keys: the first line, type run, has tool, version, libbpf, "
 	"kernel, time, dry_run, targets {all, cgroups, pids, cmd} and "
-	"settings {interval_ns, duration_ns, kill_after_ns, quiet, output, and the "
-	"tool's own}; then type (interval|summary), tool, time, elapsed_s, "
+	"settings {interval_ns, duration_ns, kill_after_ns, quiet, output, observe, "
+	"and the tool's own}, attach_ns (from exec to attached); then type (interval|summary), tool, time, elapsed_s, "
 	"dry_run; per hook (tick, wakeup, entity) X_calls, X_targets, "
 	"X_suppressed, X_forced; bounded, preemptions, preemptions_rt, "
 	"preemptions_wakeup, wakeups; the summary "
@@ -119,6 +126,24 @@ static const char common_doc[] =
 	"\nExit status: 0 success or stopped by a signal, 1 runtime failure "
 	"(e.g. a kernel without the scheduler BPF hooks), 2 bad usage, or "
 	"CMD's.";
+
+const char *const sched_observe_names[] = {
+	[SCHEDBPF_OBSERVE_NONE] = "none",
+	[SCHEDBPF_OBSERVE_COUNTS] = "counts",
+	[SCHEDBPF_OBSERVE_FULL] = "full",
+};
+
+static int parse_observe(const char *arg)
+{
+	int i;
+
+	for (i = SCHEDBPF_OBSERVE_NONE; i <= SCHEDBPF_OBSERVE_FULL; i++) {
+		if (!strcmp(arg, sched_observe_names[i]))
+			return i;
+	}
+	sched_usage_error("invalid --observe '%s': not none, counts or full",
+			  arg);
+}
 
 /* The cgroup2 mount, looked up once on the first -c. */
 static const char *cgroup2_root(void)
@@ -256,6 +281,9 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 	case OPT_DRY_RUN:
 		o->dry_run = true;
 		break;
+	case OPT_OBSERVE:
+		o->observe = parse_observe(arg);
+		break;
 	case OPT_VERBOSE:
 		o->verbose = true;
 		break;
@@ -319,6 +347,7 @@ void sched_tool_parse(struct sched_tool *t, int argc, char **argv)
 	snprintf(doc, sizeof(doc), "%s%s", t->doc, common_doc);
 	t->opts.interval_ns = INTERVAL_DEFAULT_NS;
 	t->opts.kill_after_ns = KILL_AFTER_DEFAULT_NS;
+	t->opts.observe = SCHEDBPF_OBSERVE_FULL;
 	for (i = 0; i < SCHEDBPF_MAX_PIDS; i++)
 		t->opts.pidfds[i] = -1;
 	t->handler_id = -1;

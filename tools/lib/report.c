@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
 
@@ -383,7 +385,7 @@ void json_string(FILE *f, const char *s)
 }
 
 static void print_run_record(FILE *f, const struct sched_tool *t,
-			     const char *time)
+			     const char *time, long long attach_ns)
 {
 	const struct sched_opts *o = &t->opts;
 	const struct sched_setting *s;
@@ -436,6 +438,7 @@ static void print_run_record(FILE *f, const struct sched_tool *t,
 		json_string(f, o->output);
 	else
 		fputs("null", f);
+	fprintf(f, ",\"observe\":\"%s\"", sched_observe_names[o->observe]);
 	for (s = t->settings; s && s->key; s++) {
 		fputc(',', f);
 		json_string(f, s->key);
@@ -446,7 +449,12 @@ static void print_run_record(FILE *f, const struct sched_tool *t,
 			fprintf(f, ":%llu",
 				(unsigned long long)*(const __u64 *)s->value);
 	}
-	fputs("}}\n", f);
+	fputs("},\"attach_ns\":", f);
+	if (attach_ns >= 0)
+		fprintf(f, "%lld", attach_ns);
+	else
+		fputs("null", f);
+	fputs("}\n", f);
 }
 
 static struct json_head json_head(const struct report *r, const char *type,
@@ -488,14 +496,46 @@ int report_close(struct report *r)
 	return err;
 }
 
+/*
+ * Nanoseconds since this process was exec'd: /proc/self/stat's start time
+ * is in clock ticks of CLOCK_BOOTTIME. -1 if it cannot be read.
+ */
+static long long since_exec_ns(void)
+{
+	unsigned long long start;
+	struct timespec now;
+	char buf[1024], *p;
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f = fopen("/proc/self/stat", "re");
+	int i;
+
+	if (!f)
+		return -1;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	/* the fields after the command name, which may hold spaces */
+	p = p ? strrchr(buf, ')') : NULL;
+	for (i = 0; p && i < 20; i++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, "%llu", &start) != 1 || hz <= 0 ||
+	    clock_gettime(CLOCK_BOOTTIME, &now))
+		return -1;
+	return (long long)now.tv_sec * NSEC_PER_SEC + now.tv_nsec -
+	       (long long)(start * NSEC_PER_SEC / hz);
+}
+
 int report_begin(struct report *r, const struct sched_tool *t)
 {
 	char now[TIME_WIDTH_MS + 4];
 
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
+	r->attach_ns = since_exec_ns();
+	if (t->opts.verbose && r->attach_ns >= 0)
+		fprintf(stderr, "%s: attached %.1f ms after exec\n",
+			report_name(), r->attach_ns / 1e6);
 	if (t->opts.json) {
 		wall_time(now, sizeof(now), false);
-		print_run_record(r->out, t, now);
+		print_run_record(r->out, t, now, r->attach_ns);
 	} else if (!t->opts.quiet) {
 		print_table_header(r->out, time_width(r), &t->columns);
 	}

@@ -12,8 +12,10 @@
  *   "targets"   {"all": bool, "cgroups": [canonical paths], "pids": [tgids],
  *                "cmd": [CMD and its arguments] or null}
  *   "settings"  {"interval_ns", "duration_ns" (null: none), "kill_after_ns",
- *                "quiet", "output" (null: stdout), and the tool's own,
- *                e.g. "max_run_ns"}
+ *                "quiet", "output" (null: stdout), "observe" (none, counts
+ *                or full), and the tool's own, e.g. "max_run_ns"}
+ *   "attach_ns" from the tool's exec to its programs attached (to the
+ *               kernel's clock tick, 10 ms at most HZ)
  * Every other line has
  *   "type"      "interval" (one per --interval) or "summary" (the last line)
  *   "tool"      the tool's name, e.g. "no-preempt"
@@ -74,6 +76,8 @@ struct report {
 	const struct sched_tool *t;
 	FILE *out;
 	struct timespec start;
+	/* from exec to attached, or -1 if /proc does not say */
+	long long attach_ns;
 	__u64 prev[SCHEDBPF_NR_STATS];
 };
 
@@ -87,8 +91,10 @@ int report_open(struct report *r, const struct sched_tool *t);
 int report_close(struct report *r);
 
 /*
- * The run's start (elapsed time counts from here) and its first output:
- * the run record under --json, else the table's header unless --quiet.
+ * The run's start (elapsed time counts from here; call it once attached)
+ * and its first output: under -v a line on stderr with the time from exec
+ * to attached; the run record under --json, else the table's header
+ * unless --quiet.
  * These return 0, or the -errno of writing stdout.
  */
 int report_begin(struct report *r, const struct sched_tool *t);

@@ -61,6 +61,8 @@ struct sched_opts {
 	bool quiet;
 	bool dry_run;
 	bool verbose;
+	/* enum schedbpf_observe, --observe */
+	int observe;
 };
 
 /* One of a tool's own settings, for the JSON run record. */
@@ -111,6 +113,9 @@ void sched_tool_parse(struct sched_tool *t, int argc, char **argv);
  */
 __u64 sched_parse_duration_opt(const char *opt, const char *arg, __u64 min_ns,
 			       __u64 max_ns);
+
+/* --observe's names, indexed by enum schedbpf_observe. */
+extern const char *const sched_observe_names[];
 
 /* In a tool's argp parser: the common options parsed so far. */
 static inline const struct sched_opts *sched_state_opts(struct argp_state *s)
