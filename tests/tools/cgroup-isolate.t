@@ -169,9 +169,12 @@ ok $((${ST[bdry]//0/}${ST[bpol]//0/} + 0)) "--preempt-outsiders runs: exit 0 aft
 ok $? "--preempt-outsiders: wakeups forced (> 100 a run, --dry-run counting them)"
 # Default knobs: the waker's own p99, as the median of the rounds, within
 # the spread measured between rounds of the same side (up to 1.5x).
+# (The waker's p99 includes how late the emulator delivers its timer: its
+# rounds of one side spread 1.8x, 8.9 to 15.7 ms, in one boot.)
 d=$(median ${W99[defaultdry]}) p=$(median ${W99[defaultpol]})
-[ "$d" -gt 0 ] && [ $((p * 2)) -le $((d * 3)) ]
-ok $? "default knobs: --preempt-outsiders does not make the insider's p99 worse ($d -> $p us, <= 1.5x)"
+dt=$(median ${P99[defaultdry]}) pt=$(median ${P99[defaultpol]})
+[ "$d" -gt 0 ] && [ $((p * 2)) -le $((d * 3)) ] && [ "$pt" -le $((dt * 2 + 1)) ]
+ok $? "default knobs: --preempt-outsiders does not make the insider's p99 worse (waker $d -> $p us, <= 1.5x; tool $dt -> $pt us, <= one log2 bucket)"
 d=$(median ${P99[throughputdry]}) p=$(median ${P99[throughputpol]})
 [ "$d" -gt 0 ] && [ $((p * 2)) -le "$d" ]
 ok $? "throughput profile: --preempt-outsiders halves the insider's p99 or better ($d -> $p us)"
