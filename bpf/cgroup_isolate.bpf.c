@@ -1,24 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cgroup-isolate: wakeup preemption does not cross the boundary of the -c
- * cgroups. Insiders (tasks in a -c cgroup or below it) are never preempted
- * because an outsider woke up; with --preempt-outsiders, an insider's wakeup
- * preempts a running outsider at once. Between insiders, and between
- * outsiders, CFS decides. The tick is left to CFS, so insiders and
- * outsiders still share the CPU by weight: what changes is who waits for
- * whom when a task wakes.
+ * cgroup-isolate: outsiders do not preempt insiders. Insiders are the tasks
+ * in the -c cgroups or below them. A running insider is not preempted for
+ * an outsider, neither when the outsider wakes up nor at the tick, until
+ * the insider has run cfg_min_run_ns (--min-run) without a break for an
+ * outsider; then CFS decides. Between insiders, and between outsiders, CFS
+ * decides. With --preempt-outsiders, an insider's wakeup preempts a running
+ * outsider at once.
+ *
+ * Why the tick: a waking outsider that CFS may not preempt with gets in at
+ * the next tick anyway, once the insider has run min_granularity and the
+ * outsider's sleeper credit (sched_latency / 2) puts it more than the ideal
+ * slice behind (check_preempt_tick()'s vruntime test): on default knobs,
+ * a 1 kHz outside waker still preempted a CPU-bound insider a few hundred
+ * times a second with the wakeup hooks alone. The tick is suppressed only
+ * when the entity CFS would run instead, the leftmost of the running
+ * entity's cfs_rq, is an outsider: an insider waiting there is left to
+ * CFS, so insiders share their CPU as without the tool.
  *
  * Hooks and what they return:
- * - cfs_check_preempt_wakeup: SCHED_SUPPRESS (<0) when the running task is
- *   an insider and the woken task an outsider; with cfg_preempt_outsiders,
- *   SCHED_FORCE (>0) when the woken task is an insider and the running task
- *   an outsider; 0 otherwise.
+ * - cfs_check_preempt_tick: SCHED_SUPPRESS (<0) when the running task is an
+ *   insider, the leftmost waiting entity next to the entity the tick is
+ *   for is an outsider, and that entity has run less than cfg_min_run_ns
+ *   since it was picked; 0 otherwise (counted in STAT_BOUNDED past
+ *   cfg_min_run_ns).
+ * - cfs_check_preempt_wakeup: SCHED_SUPPRESS when the running task is an
+ *   insider and the woken task an outsider; with cfg_preempt_outsiders,
+ *   SCHED_FORCE (>0) when the woken task is an insider and the running
+ *   task an outsider; 0 otherwise.
  * - cfs_wakeup_preempt_entity: the same rule for the entities CFS compares,
  *   group entities included: an entity of a -c cgroup is an insider.
  *
- * No lead guard (unlike boost-wakeup): the boundary is the policy, and an
- * insider that keeps waking still loses the CPU at the tick once its slice
- * is used. "Targets" counters count calls across the boundary.
+ * Outsiders still get the CPU: after cfg_min_run_ns, and at the latest
+ * after the kernel's bound (kernel.sched_bpf_max_suppress_ms), CFS decides,
+ * and an outsider behind in vruntime runs until it has caught up, so a
+ * CPU-bound outsider keeps its share by weight. A task that runs briefly
+ * after each wakeup gets one run per cfg_min_run_ns at least.
+ * "Targets" counters count calls across the boundary.
  */
 #include "common.bpf.h"
 #include "target.bpf.h"
@@ -26,5 +44,69 @@
 #include "wakeup.bpf.h"
 
 const volatile bool cfg_preempt_outsiders = false;
+const volatile __u64 cfg_min_run_ns = 20000000;
 
 CROSS_WAKEUP_HOOKS(cgroup_isolate, cfg_preempt_outsiders, true, LEAD_UNBOUNDED)
+
+/* Is cgrp, read with CO-RE reads, a -c cgroup or below one? */
+static __always_inline bool cgrp_is_inside(struct cgroup *cgrp)
+{
+	int depth;
+
+	for (depth = 0; depth < CGROUP_MAX_DEPTH && cgrp; depth++) {
+		if (cgrp_id_is_target(BPF_CORE_READ(cgrp, kn, id)))
+			return true;
+		cgrp = BPF_CORE_READ(cgrp, self.parent, cgroup);
+	}
+	return false;
+}
+
+/*
+ * Is the leftmost entity of curr's cfs_rq an insider? The tree holds
+ * struct rb_node pointers, and the verifier does not follow container_of()
+ * back to the entity, so the entity is read with CO-RE reads and judged as
+ * task_is_target() judges a task (se_is_target()'s kfuncs need a typed
+ * pointer): a task by its pid and cgroup2 cgroup, a group entity by the
+ * cgroup of the task group it runs. Without FAIR_GROUP_SCHED (no
+ * se->cfs_rq) it answers false: the tick is suppressed whoever waits.
+ */
+static __always_inline bool leftmost_is_inside(struct sched_entity *curr)
+{
+	struct sched_entity *left;
+	struct task_struct *p;
+	struct cfs_rq *my_q;
+	struct rb_node *node;
+
+	if (cfg_common.all)
+		return true;
+	if (!bpf_core_field_exists(curr->cfs_rq))
+		return false;
+	node = BPF_CORE_READ(curr, cfs_rq, tasks_timeline.rb_leftmost);
+	if (!node)
+		return false;
+	left = (void *)node -
+	       bpf_core_field_offset(struct sched_entity, run_node);
+	my_q = BPF_CORE_READ(left, my_q);
+	if (my_q)
+		return cgrp_is_inside(BPF_CORE_READ(my_q, tg, css.cgroup));
+	p = (void *)left - bpf_core_field_offset(struct task_struct, se);
+	if (pid_is_target(BPF_CORE_READ(p, tgid), BPF_CORE_READ(p, pid)))
+		return true;
+	return cfg_common.nr_cgrps &&
+	       cgrp_is_inside(BPF_CORE_READ(p, cgroups, dfl_cgrp));
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(cgroup_isolate_tick, struct sched_entity *curr,
+	     unsigned long delta_exec)
+{
+	struct sched_entity *se = tick_target(curr);
+
+	if (!se || leftmost_is_inside(curr))
+		return SCHED_DEFAULT;
+	/*
+	 * curr's run, not the insider task's: insiders switching among
+	 * themselves do not restart the time an outsider waits.
+	 */
+	return suppress_within(curr, cfg_min_run_ns, STAT_TICK_SUPPRESSED);
+}

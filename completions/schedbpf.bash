@@ -78,7 +78,7 @@ _schedbpf()
 	no-preempt) opts+=' --max-run' ;;
 	boost-wakeup) opts+=' --max-lead' ;;
 	slice-extend) opts+=' --slice' ;;
-	cgroup-isolate) opts+=' --preempt-outsiders' ;;
+	cgroup-isolate) opts+=' --preempt-outsiders --min-run' ;;
 	esac
 
 	case $prev in
@@ -101,7 +101,7 @@ _schedbpf()
 		return
 		;;
 	-i | --interval | -d | --duration | -k | --kill-after | -m | --max-run | \
-		-l | --max-lead | -s | --slice)
+		--min-run | -l | --max-lead | -s | --slice)
 		COMPREPLY=($(compgen -W '100us 1ms 10ms 20ms 100ms 1s 10s 1m' -- "$cur"))
 		return
 		;;

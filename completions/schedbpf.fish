@@ -43,6 +43,7 @@ complete -c no-preempt -s m -l max-run -x -a "$__schedbpf_durations" -d 'Longest
 complete -c boost-wakeup -s l -l max-lead -x -a "$__schedbpf_durations" -d 'Boost only while less than DURATION ahead in vruntime'
 complete -c slice-extend -s s -l slice -x -a "$__schedbpf_durations" -d 'Least a target runs before the tick may preempt it'
 complete -c cgroup-isolate -s o -l preempt-outsiders -d "Insiders' wakeups preempt outsiders"
+complete -c cgroup-isolate -s m -l min-run -x -a "$__schedbpf_durations" -d 'Least an insider runs before an outsider may preempt it'
 # after --: the wrapped command and its arguments
 for cmd in no-preempt boost-wakeup slice-extend cgroup-isolate
     complete -c $cmd -n 'contains -- -- (commandline -opc)' -x -a '(__fish_complete_subcommand)'

@@ -20,7 +20,8 @@ static struct env {
 static const char doc[] =
 	"Let a waking target preempt the running non-target at once, instead "
 	"of waiting until CFS finds it far enough behind in vruntime or the "
-	"running task's slice ends; targets never preempt each other for it. "
+	"running task's slice ends; a target that woke and still waits gets "
+	"the CPU at the next tick. Targets never preempt each other for it. "
 	"A target is boosted only while it is less than --max-lead ahead of "
 	"the running task in vruntime, so one that wakes constantly cannot "
 	"keep the CPU.\n"
@@ -59,8 +60,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 static const enum schedbpf_stat columns[] = {
 	STAT_WAKEUP_TARGETS, STAT_WAKEUP_FORCED, STAT_ENTITY_TARGETS,
-	STAT_ENTITY_FORCED,  STAT_BOUNDED,	 STAT_WAKEUPS,
-	STAT_PREEMPTIONS,
+	STAT_ENTITY_FORCED,  STAT_TICK_FORCED,	 STAT_BOUNDED,
+	STAT_WAKEUPS,	     STAT_PREEMPTIONS,
 };
 
 static const struct sched_setting settings[] = {

@@ -1,21 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cgroup-isolate: wakeup preemption does not cross the -c cgroups'
- * boundary. The policy is in bpf/cgroup_isolate.bpf.c.
+ * cgroup-isolate: outsiders of the -c cgroups do not preempt insiders, at a
+ * wakeup or at the tick, until the insider has run --min-run. The policy
+ * is in bpf/cgroup_isolate.bpf.c.
  */
+#include "parse.h"
 #include "tool.h"
 #include "cgroup_isolate.skel.h"
 
+#define MIN_RUN_DEFAULT_NS (20 * NSEC_PER_MSEC)
+#define MIN_RUN_MIN_NS NSEC_PER_MSEC
+/* kernel.sched_bpf_max_suppress_ms's range; its value caps --min-run */
+#define MIN_RUN_MAX_NS (10 * NSEC_PER_SEC)
+
 static struct env {
 	bool preempt_outsiders;
-} env;
+	__u64 min_run_ns;
+} env = {
+	.min_run_ns = MIN_RUN_DEFAULT_NS,
+};
 
 static const char doc[] =
-	"Isolate cgroups from outside wakeups: a task outside the -c cgroups "
-	"that wakes up never preempts a task inside them. With "
+	"Isolate cgroups from outsiders: a task outside the -c cgroups does "
+	"not preempt a task inside them, neither when it wakes up nor at the "
+	"tick, until the insider has run --min-run; then CFS decides. With "
 	"--preempt-outsiders, an insider that wakes up preempts a running "
-	"outsider at once. Inside the cgroups, and outside them, CFS decides; "
-	"the tick is left to CFS. Needs at least one -c.\n"
+	"outsider at once. Inside the cgroups, and outside them, CFS decides. "
+	"Needs at least one -c.\n"
 	"\v"
 	"EXAMPLES:\n"
 	"  cgroup-isolate -c rt -- ./server     start ./server in cgroup rt,\n"
@@ -29,6 +40,12 @@ static const struct argp_option options[] = {
 	{ "preempt-outsiders", 'o', 0, 0,
 	  "Also let an insider's wakeup preempt a running outsider at once, "
 	  "whatever their vruntimes." },
+	{ "min-run", 'm', "DURATION", 0,
+	  "Keep outsiders from preempting an insider until it has run "
+	  "DURATION without a break for an outsider (1ms to 10s; default "
+	  "20ms): outsiders wait at most that long for the CPU, and preempt "
+	  "it at most 1s/DURATION times a second. The kernel's "
+	  "kernel.sched_bpf_max_suppress_ms (250ms by default) caps it." },
 	{},
 };
 
@@ -40,6 +57,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'o':
 		env.preempt_outsiders = true;
+		return 0;
+	case 'm':
+		env.min_run_ns = sched_parse_duration_opt(
+			"--min-run", arg, MIN_RUN_MIN_NS, MIN_RUN_MAX_NS);
 		return 0;
 	case ARGP_KEY_END:
 		/* the common options were checked first: there is a target */
@@ -64,13 +85,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 }
 
 static const enum schedbpf_stat columns[] = {
-	STAT_WAKEUP_TARGETS, STAT_WAKEUP_SUPPRESSED, STAT_WAKEUP_FORCED,
-	STAT_ENTITY_TARGETS, STAT_ENTITY_SUPPRESSED, STAT_ENTITY_FORCED,
-	STAT_WAKEUPS,	     STAT_PREEMPTIONS,
+	STAT_TICK_TARGETS,	STAT_TICK_SUPPRESSED, STAT_WAKEUP_TARGETS,
+	STAT_WAKEUP_SUPPRESSED, STAT_WAKEUP_FORCED,   STAT_ENTITY_TARGETS,
+	STAT_ENTITY_SUPPRESSED, STAT_ENTITY_FORCED,   STAT_BOUNDED,
+	STAT_WAKEUPS,		STAT_PREEMPTIONS,
 };
 
 static const struct sched_setting settings[] = {
 	{ "preempt_outsiders", SCHED_SETTING_BOOL, &env.preempt_outsiders },
+	{ "min_run_ns", SCHED_SETTING_NS, &env.min_run_ns },
 	{},
 };
 
@@ -83,6 +106,7 @@ static struct bpf_object_skeleton *open_bpf(const struct schedbpf_cfg *cfg)
 		return NULL;
 	skel->rodata->cfg_common = *cfg;
 	skel->rodata->cfg_preempt_outsiders = env.preempt_outsiders;
+	skel->rodata->cfg_min_run_ns = env.min_run_ns;
 	return skel->skeleton;
 }
 

@@ -27,6 +27,7 @@ new_cgroup() {
 }
 
 cleanup_tools() {
+	[ -n "$TUNED" ] && tune_restore
 	for cg in $TEST_CGS; do
 		[ -d "$cg" ] || continue
 		for p in $(cat "$cg/cgroup.procs" 2>/dev/null); do
@@ -66,9 +67,59 @@ wait_attached() {
 	return 1
 }
 
-# A task's nonvoluntary_ctxt_switches, and CPU time in clock ticks.
+# A task's nonvoluntary_ctxt_switches and voluntary ones (for a task
+# that sleeps after each run: its runs), CPU time in clock ticks, and in
+# ns (schedstat: exact for a task that runs 100 us at a time).
 nivcsw() { awk '/^nonvoluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"; }
+nvcsw() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"; }
 cputicks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+cpuns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
+
+# --- default knobs first ----------------------------------------------------
+# Every policy test runs on the CFS knobs the kernel boots with (on the
+# VM's 2 CPUs: min_granularity 1.5 ms, wakeup_granularity 2 ms, latency
+# 12 ms). use_profile throughput switches to tuned's throughput-performance
+# values (tap.sh's tune_throughput), use_profile default back; PROFILE
+# names the one in force, for the diagnostics. Restored at exit.
+PROFILE=default TUNED=
+use_profile() {
+	case $1 in
+	default) [ -z "$TUNED" ] || tune_restore; TUNED= ;;
+	throughput) [ -n "$TUNED" ] || tune_throughput; TUNED=1 ;;
+	*) echo "use_profile: unknown profile '$1'" >&2; return 2 ;;
+	esac
+	PROFILE=$1
+}
+knobs() {
+	echo "min_granularity $(($(cat "$SCHED_DEBUG/min_granularity_ns") / 1000)) us," \
+		"wakeup_granularity $(($(cat "$SCHED_DEBUG/wakeup_granularity_ns") / 1000)) us"
+}
+
+# --- repeated runs ------------------------------------------------------------
+# The VM is emulated and shares the host: one run's timing swings by tens
+# of percent, and a p99 by more. Claims are made on the median of ROUNDS
+# runs of each side, run in pairs whose order alternates (A B, B A, ...)
+# so a drift in host load hits both sides alike.
+ROUNDS=${ROUNDS:-3}
+# median N...: the median (the lower middle one of an even count).
+median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# spread N...: "min..max" of the values.
+spread() { printf '%s\n' "$@" | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo ".." hi }'; }
+# ab_rounds FN: calls FN dry I and FN pol I for I in 1..ROUNDS, the pair's
+# order alternating.
+ab_rounds() {
+	local i
+
+	for i in $(seq "$ROUNDS"); do
+		if [ $((i % 2)) = 1 ]; then
+			"$1" dry "$i"
+			"$1" pol "$i"
+		else
+			"$1" pol "$i"
+			"$1" dry "$i"
+		fi
+	done
+}
 
 # measure SECONDS JSON [ARG...]: a CPU-bound target in cgroup $CG and a
 # competitor outside it, both on CPU 0, measured for SECONDS under
