@@ -65,7 +65,7 @@ DEPS_CHECK := $(if $(NO_DEPS),,deps)
 
 .DEFAULT_GOAL := all
 .PHONY: all deps help install uninstall clean check check-unit demo bench \
-	stress kernel vmlinux.h format libbpf-patched
+	stress bench-real kernel vmlinux.h format libbpf-patched
 
 all: $(TOOL_BINS) $(MAN_PAGES)
 
@@ -79,6 +79,8 @@ help:
 	@echo '  bench      what the hooks and tools cost perf bench sched pipe and'
 	@echo '             messaging (BENCH_WORKLOADS), as ratios to nothing attached, in the VM'
 	@echo '             under --icount (BENCH_BOOTS=3 BENCH_CPUS=2 ROUNDS=5)'
+	@echo '  bench-real nginx and redis-server beside a CPU hog, A/B of each tool'
+	@echo '             through sched-ab, in the VM (REAL_ROUNDS=6)'
 	@echo '  stress     tests/stress/run on the debug kernel under multi-threaded'
 	@echo '             TCG: attach/detach cycles, SIGKILL, cgroup removal, the'
 	@echo '             kernel bound on suppression; fails on any splat (not in'
@@ -225,6 +227,16 @@ bench: $(DEPS_CHECK) all
 			BENCH_OUT=$(OUTPUT)/bench/boot-$$b.tsv bench/overhead.sh || exit; \
 	done
 	bench/report $(OUTPUT)/bench/boot-*.tsv
+
+# bench/real/run: nginx and redis-server next to a CPU hog, each tool A/B
+# through sched-ab (numbers, not a test; make check does not run it).
+# REAL_ROUNDS=N rounds per tool (default 6).
+bench-real: DEPS += nginx-light wrk redis-server redis-tools
+bench-real: $(DEPS_CHECK) all
+	$(MAKE) kernel
+	$(MAKE) kernel-tests
+	kernel/vm-run --cpus 2 --timeout 7200 -- \
+		env REAL_ROUNDS=$(or $(REAL_ROUNDS),6) bench/real/run
 
 # tests/stress/run: not part of check. The debug kernel for the checkers;
 # the default one because kernel-tests builds against its libbpf and BTF.
