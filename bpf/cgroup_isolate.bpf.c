@@ -48,19 +48,6 @@ const volatile __u64 cfg_min_run_ns = 20000000;
 
 CROSS_WAKEUP_HOOKS(cgroup_isolate, cfg_preempt_outsiders, true, LEAD_UNBOUNDED)
 
-/* Is cgrp, read with CO-RE reads, a -c cgroup or below one? */
-static __always_inline bool cgrp_is_inside(struct cgroup *cgrp)
-{
-	int depth;
-
-	for (depth = 0; depth < CGROUP_MAX_DEPTH && cgrp; depth++) {
-		if (cgrp_id_is_target(BPF_CORE_READ(cgrp, kn, id)))
-			return true;
-		cgrp = BPF_CORE_READ(cgrp, self.parent, cgroup);
-	}
-	return false;
-}
-
 /*
  * Is the leftmost entity of curr's cfs_rq an insider? The tree holds
  * struct rb_node pointers, and the verifier does not follow container_of()
@@ -88,12 +75,12 @@ static __always_inline bool leftmost_is_inside(struct sched_entity *curr)
 	       bpf_core_field_offset(struct sched_entity, run_node);
 	my_q = BPF_CORE_READ(left, my_q);
 	if (my_q)
-		return cgrp_is_inside(BPF_CORE_READ(my_q, tg, css.cgroup));
+		return cgrp_walk_is_target(BPF_CORE_READ(my_q, tg, css.cgroup));
 	p = (void *)left - bpf_core_field_offset(struct task_struct, se);
 	if (pid_is_target(BPF_CORE_READ(p, tgid), BPF_CORE_READ(p, pid)))
 		return true;
 	return cfg_common.nr_cgrps &&
-	       cgrp_is_inside(BPF_CORE_READ(p, cgroups, dfl_cgrp));
+	       cgrp_walk_is_target(BPF_CORE_READ(p, cgroups, dfl_cgrp));
 }
 
 SEC("sched/cfs_check_preempt_tick")

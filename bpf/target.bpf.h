@@ -89,7 +89,12 @@ static __always_inline bool cgrp_id_is_target(u64 id)
 	return false;
 }
 
-/* Before 6.0, cgroup->ancestor_ids[] instead: walk up from the task. */
+/*
+ * Walk up from cgrp with CO-RE reads: before 6.0 (cgroup->ancestor_ids[]
+ * instead of ancestors[]), and for a cgroup pointer the verifier cannot
+ * follow (read with BPF_CORE_READ(), as cgroup-isolate reads the leftmost
+ * entity's).
+ */
 static __always_inline bool cgrp_walk_is_target(struct cgroup *cgrp)
 {
 	int depth;
