@@ -33,7 +33,10 @@ INSTALL ?= install
 CFLAGS ?= -g -O2
 WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 INCLUDES := -D_GNU_SOURCE -Iinclude -Itools/lib -I$(SKEL)
-LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) -lm
+LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
+# libm is the tools' own need (sched-ab's statistics), kept out of LIBS so
+# that a caller overriding LIBS (tests/libbpf) still links it
+LDLIBS_OWN := -lm
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-Iinclude -Iinclude/$(ARCH)
 
@@ -152,7 +155,7 @@ $(OUTPUT)/man/%.8: man/%.8.in $(wildcard man/common/*.roff) | $(OUTPUT)/man
 define tool_rule
 $(BIN)/$(subst _,-,$(1)): $(OBJ)/$(1).o $(LIB_OBJS) | $(BIN)
 	$$(call msg,LINK,$$@)
-	$$(Q)$$(CC) $$(CFLAGS) $$^ $$(LIBS) -o $$@
+	$$(Q)$$(CC) $$(CFLAGS) $$^ $$(LIBS) $$(LDLIBS_OWN) -o $$@
 endef
 $(foreach t,$(TOOLS) $(PLAIN_TOOLS),$(eval $(call tool_rule,$(t))))
 
@@ -160,7 +163,7 @@ $(foreach t,$(TOOLS) $(PLAIN_TOOLS),$(eval $(call tool_rule,$(t))))
 $(TESTBIN)/%: tests/unit/%.c $(LIB_OBJS) | $(TESTBIN)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP $< $(LIB_OBJS) \
-		$(LIBS) -o $@
+		$(LIBS) $(LDLIBS_OWN) -o $@
 
 -include $(wildcard $(OBJ)/*.d $(OBJ)/lib/*.d $(BPFOBJ)/*.d $(TESTBIN)/*.d)
 
