@@ -68,7 +68,7 @@ DEPS_CHECK := $(if $(NO_DEPS),,deps)
 
 .DEFAULT_GOAL := all
 .PHONY: all deps help install uninstall clean check check-unit demo bench \
-	stress bench-real kernel vmlinux.h format libbpf-patched
+	stress bench-real kernel kernel-deb vmlinux.h format libbpf-patched
 
 all: $(TOOL_BINS) $(MAN_PAGES)
 
@@ -91,6 +91,10 @@ help:
 	@echo '  kernel     build the patched kernel (kernel/build); FLAVOR=debug'
 	@echo '             builds build/kernel-debug, with KASAN, lockdep and the'
 	@echo '             lockup detectors (kernel/config/debug.config)'
+	@echo '  kernel-deb the kernel as Debian packages (linux-image, linux-headers):'
+	@echo '             KCONFIG=defconfig (default) the VM'"'"'s kernel, which boots a'
+	@echo '             cloud VM too, in $(OUTPUT)/kernel/deb/; KCONFIG=/boot/config-X'
+	@echo '             that configuration with the series on top, $(OUTPUT)/kernel-distro/deb/'
 	@echo '  vmlinux.h  regenerate include/$(ARCH)/vmlinux.h from that kernel'
 	@echo '  libbpf-patched  libbpf-patches/ on the libbpf apt serves: static,'
 	@echo '             cached, $(OUTPUT)/libbpf; and what tests/libbpf runs'
@@ -192,6 +196,18 @@ check: $(DEPS_CHECK) check-unit
 # or with FLAVOR=default, kernel/build as ever.
 kernel:
 	$(if $(filter-out default,$(FLAVOR)),kernel/build-flavour $(FLAVOR),kernel/build)
+
+# The kernel as Debian packages: linux-image-VERSION-schedbpf and
+# linux-headers-VERSION-schedbpf, made by the kernel's bindeb-pkg with every
+# kernel/build. KCONFIG=defconfig is the kernel the VM boots (make kernel),
+# packages in build/kernel/deb/; KCONFIG=FILE (/boot/config-$$(uname -r)) is
+# FILE with the series' fragment on top, cached under its own key,
+# build/kernel-distro/deb/ (hours on two cores: every module of a
+# distribution).
+KCONFIG ?= defconfig
+kernel-deb:
+	$(if $(filter defconfig,$(KCONFIG)),kernel/build,kernel/build --config $(KCONFIG))
+	@ls -l $(OUTPUT)/kernel$(if $(filter-out defconfig,$(KCONFIG)),-distro)/deb/*.deb
 
 # libbpf-patches/README.md; tests/libbpf/Makefile builds the test program
 # and the tools against it.
