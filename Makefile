@@ -30,6 +30,7 @@ FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 DESTDIR ?=
 INSTALL ?= install
 
+# CPPFLAGS and LDFLAGS too, for a packager's (dpkg-buildflags) hardening
 CFLAGS ?= -g -O2
 WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 INCLUDES := -D_GNU_SOURCE -Iinclude -Itools/lib -I$(SKEL)
@@ -68,7 +69,7 @@ DEPS_CHECK := $(if $(NO_DEPS),,deps)
 
 .DEFAULT_GOAL := all
 .PHONY: all deps help install uninstall clean check check-unit demo bench \
-	stress bench-real kernel kernel-deb vmlinux.h format libbpf-patched
+	stress bench-real kernel kernel-deb deb vmlinux.h format libbpf-patched
 
 all: $(TOOL_BINS) $(MAN_PAGES)
 
@@ -102,6 +103,8 @@ help:
 	@echo '             pages and bash, zsh and fish completions under $$(DATADIR)'
 	@echo '             (SBINDIR=$$(PREFIX)/sbin, DATADIR=$$(PREFIX)/share,'
 	@echo '             PREFIX=$(PREFIX))'
+	@echo '  deb        the tools as a Debian package, schedbpf-tools (debian/), in'
+	@echo '             $(OUTPUT)/deb/, checked by lintian'
 	@echo '  uninstall  remove what install installed'
 	@echo '  format     clang-format the C sources in place'
 	@echo '  clean      remove what all built (not the kernel in $(OUTPUT)/kernel)'
@@ -140,15 +143,15 @@ $(SKEL)/%.skel.h: $(BPFOBJ)/%.bpf.o | $(SKEL)
 # are no .d files yet to say so.
 $(OBJ)/%.o: tools/%.c $(SKEL)/%.skel.h | $(OBJ)/lib $(DEPS_CHECK)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
 
 $(PLAIN_TOOLS:%=$(OBJ)/%.o): $(OBJ)/%.o: tools/%.c | $(OBJ)/lib $(DEPS_CHECK)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
 
 $(OBJ)/lib/%.o: tools/lib/%.c | $(OBJ)/lib $(DEPS_CHECK)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
 
 $(OUTPUT)/man/%.8: man/%.8.in $(wildcard man/common/*.roff) | $(OUTPUT)/man
 	$(call msg,MAN,$@)
@@ -159,15 +162,15 @@ $(OUTPUT)/man/%.8: man/%.8.in $(wildcard man/common/*.roff) | $(OUTPUT)/man
 define tool_rule
 $(BIN)/$(subst _,-,$(1)): $(OBJ)/$(1).o $(LIB_OBJS) | $(BIN)
 	$$(call msg,LINK,$$@)
-	$$(Q)$$(CC) $$(CFLAGS) $$^ $$(LIBS) $$(LDLIBS_OWN) -o $$@
+	$$(Q)$$(CC) $$(CFLAGS) $$(LDFLAGS) $$^ $$(LIBS) $$(LDLIBS_OWN) -o $$@
 endef
 $(foreach t,$(TOOLS) $(PLAIN_TOOLS),$(eval $(call tool_rule,$(t))))
 
 # Unit tests written in C link the library; their .t wrappers run them.
 $(TESTBIN)/%: tests/unit/%.c $(LIB_OBJS) | $(TESTBIN)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP $< $(LIB_OBJS) \
-		$(LIBS) $(LDLIBS_OWN) -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP $< $(LIB_OBJS) \
+		$(LDFLAGS) $(LIBS) $(LDLIBS_OWN) -o $@
 
 -include $(wildcard $(OBJ)/*.d $(OBJ)/lib/*.d $(BPFOBJ)/*.d $(TESTBIN)/*.d)
 
@@ -270,6 +273,26 @@ stress: $(DEPS_CHECK) all
 	kernel/vm-run --flavor debug --mttcg --cpus $(STRESS_CPUS) --mem 4G \
 		--timeout $(STRESS_TIMEOUT) -- env $(foreach v,$(sort \
 		$(filter STRESS_%,$(.VARIABLES))),$(v)=$($(v))) tests/stress/run
+
+# The tools as a Debian package, schedbpf-tools (debian/): built by
+# dpkg-buildpackage in a copy of this tree under $(OUTPUT)/deb/ (it writes
+# beside the tree it builds), then checked by lintian, which must report
+# no error and no warning that debian/*.lintian-overrides does not explain.
+DEB_DEPS := dpkg-dev debhelper lintian
+DEB_VERSION = $(shell dpkg-parsechangelog -S Version 2>/dev/null)
+deb: DEPS += $(DEB_DEPS)
+deb: $(DEPS_CHECK)
+	$(call msg,DEB,$(OUTPUT)/deb/schedbpf-tools_$(DEB_VERSION)_*.deb)
+	$(Q)rm -rf $(OUTPUT)/deb && mkdir -p $(OUTPUT)/deb/schedbpf-$(DEB_VERSION)
+	$(Q)tar -c --exclude=./$(OUTPUT) --exclude=./.git . | \
+		tar -x -C $(OUTPUT)/deb/schedbpf-$(DEB_VERSION)
+	$(Q)cd $(OUTPUT)/deb/schedbpf-$(DEB_VERSION) && \
+		dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
+		{ tail -n 30 ../build.log >&2; \
+		echo "make deb: dpkg-buildpackage failed; log: $(OUTPUT)/deb/build.log" >&2; exit 1; }
+	$(call msg,LINTIAN,$(OUTPUT)/deb/schedbpf_$(DEB_VERSION)_*.changes)
+	$(Q)lintian --fail-on error,warning --info \
+		$(OUTPUT)/deb/schedbpf_$(DEB_VERSION)_*.changes
 
 install: all
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \

@@ -80,8 +80,7 @@ for tool in "$BIN"/*; do
 		run "$tool" "$@"
 		one_line_error 1 "$name" "has no scheduler BPF" &&
 			case "$ERR" in
-			*"make kernel"*) false ;;
-			*"boot a kernel with the schedbpf patches and CONFIG_BPF_SCHED=y"*) true ;;
+			*"install linux-image-*-schedbpf (make kernel-deb) and boot it") true ;;
 			*) false ;;
 			esac
 		ok $? "$name $*: accepted, then the clear no-hooks error (exit 1)"

@@ -16,10 +16,12 @@
 /* the kernel's longest symbol name, with its NUL */
 #define KSYM_NAME_LEN 128
 
-/* What a kernel without the series needs, for an installed tool too. */
-#define NEED_KERNEL                                                       \
-	"boot a kernel with the schedbpf patches and CONFIG_BPF_SCHED=y " \
-	"(see the README)"
+/*
+ * What a kernel without the series needs, for an installed tool too: the
+ * package that has one (schedbpf's make kernel-deb builds it).
+ */
+#define NEED_KERNEL \
+	"install linux-image-*-schedbpf (make kernel-deb) and boot it"
 
 static int sched_attach(const struct bpf_program *prog, long cookie,
 			struct bpf_link **link)
