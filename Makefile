@@ -66,6 +66,8 @@ DEPS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	gcc libc6-dev make perl jq qemu-system-x86 \
 	zsh fish man-db groff-base bash-completion python3
 DEPS_CHECK := $(if $(NO_DEPS),,deps)
+# make deb and make check (tests/pkg) build and check Debian packages
+DEB_DEPS := dpkg-dev debhelper lintian
 
 .DEFAULT_GOAL := all
 .PHONY: all deps help install uninstall clean check check-unit demo bench \
@@ -77,7 +79,8 @@ help:
 	@echo 'Targets:'
 	@echo '  all        build the tools into $(BIN)/ (default)'
 	@echo '  deps       install the Debian packages the build and tests need'
-	@echo '  check      unit tests on this host, then the kernel and VM tests'
+	@echo '  check      unit tests on this host, the packages (deb, tests/pkg),'
+	@echo '             then the kernel and VM tests on the packaged kernel'
 	@echo '  check-unit only the unit tests (tests/unit, no kernel needed)'
 	@echo '  demo       no-preempt --dry-run against no-preempt, in the VM'
 	@echo '  bench      what the hooks and tools cost perf bench sched pipe and'
@@ -183,16 +186,22 @@ $(TESTBIN)/%: tests/unit/%.c $(LIB_OBJS) | $(TESTBIN)
 check-unit: all $(UNIT_TESTS)
 	prove -r tests/unit
 
-# The whole suite: host tests first, then one VM boot on the patched kernel
-# for everything that needs the hooks. tests/libbpf runs in both: on the
-# host only its host part, the rest skips there.
+# The whole suite: host tests first (tests/pkg: the tools' package, and
+# the distribution-config kernel's configuration), then one VM boot, on the
+# kernel inside the linux-image .deb that make kernel-deb ships (the same
+# build as build/kernel/bzImage), for everything that needs the hooks.
+# tests/libbpf runs in both: on the host only its host part, the rest
+# skips there.
+check: DEPS += $(DEB_DEPS)
 check: $(DEPS_CHECK) check-unit
+	$(MAKE) deb
+	prove tests/pkg
 	$(MAKE) kernel
 	$(MAKE) kernel-tests libbpf-patched
 	prove tests/libbpf
 	@echo '  VM      prove -r tests/kernel tests/tools tests/libbpf'
-	kernel/vm-run --timeout 2400 -- env SCHEDBPF_REQUIRE_HOOKS=1 \
-		prove -r tests/kernel tests/tools tests/libbpf
+	kernel/vm-run --timeout 2400 --deb "$$(ls $(OUTPUT)/kernel/deb/linux-image-*.deb)" \
+		-- env SCHEDBPF_REQUIRE_HOOKS=1 prove -r tests/kernel tests/tools tests/libbpf
 
 # FLAVOR=NAME: kernel/config/NAME.config merged on top, cached under its
 # own key, linked as build/kernel-NAME (kernel/build-flavour); without it,
@@ -278,7 +287,6 @@ stress: $(DEPS_CHECK) all
 # dpkg-buildpackage in a copy of this tree under $(OUTPUT)/deb/ (it writes
 # beside the tree it builds), then checked by lintian, which must report
 # no error and no warning that debian/*.lintian-overrides does not explain.
-DEB_DEPS := dpkg-dev debhelper lintian
 DEB_VERSION = $(shell dpkg-parsechangelog -S Version 2>/dev/null)
 deb: DEPS += $(DEB_DEPS)
 deb: $(DEPS_CHECK)
