@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Booted from a linux-image .deb (kernel/vm-run --deb FILE, as make check
-# does): the running kernel is that package's, with the release, build
-# version and configuration it says; the other tests in tests/kernel then
-# run on the packaged kernel. Skipped on a kernel booted from a bzImage.
+# does; schedbpf.deb=DIR on the command line, DIR the package's control
+# file in DEBIAN/ and its /boot): the running kernel is that package's, with
+# the release, build version and configuration it says; the other tests in
+# tests/kernel then run on the packaged kernel. Skipped on a kernel booted
+# from a bzImage.
 . "$(dirname "$0")/lib.sh"
 
 deb=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^schedbpf\.deb=//p')
@@ -13,8 +15,9 @@ if [ -z "$deb" ]; then
 fi
 plan 6
 
-pkg=$(dpkg-deb -f "$deb" Package 2>/dev/null)
-version=$(dpkg-deb -f "$deb" Version 2>/dev/null)
+field() { sed -n "s/^$1: //p" "$deb/DEBIAN/control" 2>/dev/null; }
+pkg=$(field Package)
+version=$(field Version)
 release=${pkg#linux-image-}
 ok "$deb: a linux-image package ($pkg $version)" \
 	test -n "$version" -a "$pkg" != "$release"
@@ -26,8 +29,7 @@ ok "uname -v names its build (#${version##*-})" \
 	eval '[[ "$(uname -v)" == "#${version##*-} "* ]]'
 ok "its package version carries the series' version (+schedbpf)" \
 	eval '[[ $version == *+schedbpf[0-9]* ]]'
-cfg=$TAP_TMP/config
-dpkg-deb --fsys-tarfile "$deb" | tar -xO "./boot/config-$release" >"$cfg" 2>/dev/null
+cfg=$deb/boot/config-$release
 ok "its /boot/config-$release has CONFIG_BPF_SCHED=y" \
 	grep -qx CONFIG_BPF_SCHED=y "$cfg"
 ok "the running kernel has the program type's hooks" \
