@@ -38,7 +38,7 @@ ok $? "a distribution configuration to start from: ${cfg#"$TAP_TMP"/}"
 run nice "$ROOT/kernel/build" --check-config --config "$cfg"
 [ $STATUS -eq 0 ] && printf '%s\n' "$OUT" | grep -q 'the configuration is as the fragments say'
 ok $? "kernel/build --check-config --config: every fragment line sticks"
-[ $STATUS -eq 0 ] || diag "$(printf '%s\n' "$ERR" | tail -n 5)"
+[ $STATUS -eq 0 ] || diag "status $STATUS" "$(printf '%s\n' "$OUT" "$ERR" | tail -n 5)"
 printf '%s\n' "$OUT" | grep -q 'only the fragments'"'"' symbols changed'
 ok $? "nothing else changed"
 printf '%s\n' "$ERR" | grep -q 'these changed' && diag "$(printf '%s\n' "$ERR" | grep 'these changed')"
