@@ -94,7 +94,8 @@ help:
 	@echo '             check; STRESS_CYCLES=500 scales it, STRESS_CPUS=2)'
 	@echo '  kernel     build the patched kernel (kernel/build); FLAVOR=debug'
 	@echo '             builds build/kernel-debug, with KASAN, lockdep and the'
-	@echo '             lockup detectors (kernel/config/debug.config)'
+	@echo '             lockup detectors (kernel/config/debug.config); KERNEL=6.12'
+	@echo '             the 6.12 series, build/kernel-6.12 (also for kernel-deb, demo)'
 	@echo '  kernel-deb the kernel as Debian packages (linux-image, linux-headers):'
 	@echo '             KCONFIG=defconfig (default) the VM'"'"'s kernel, which boots a'
 	@echo '             cloud VM too, in $(OUTPUT)/kernel/deb/; KCONFIG=/boot/config-X'
@@ -203,11 +204,17 @@ check: $(DEPS_CHECK) check-unit
 	kernel/vm-run --timeout 2400 --deb "$$(ls $(OUTPUT)/kernel/deb/linux-image-*.deb)" \
 		-- env SCHEDBPF_REQUIRE_HOOKS=1 prove -r tests/kernel tests/tools tests/libbpf
 
+# KERNEL=6.12: the 6.12 series (kernel/6.12/), linked as build/kernel-6.12
+# (-distro, -NAME); 6.1 (build/kernel) when not given. kernel/build refuses
+# a series it does not have; kernel/vm-run (make demo) boots the same one.
+KERNEL ?= 6.1
+KERNEL_LINK = $(OUTPUT)/kernel$(if $(filter-out 6.1,$(KERNEL)),-$(KERNEL))
+
 # FLAVOR=NAME: kernel/config/NAME.config merged on top, cached under its
 # own key, linked as build/kernel-NAME (kernel/build-flavour); without it,
 # or with FLAVOR=default, kernel/build as ever.
 kernel:
-	$(if $(filter-out default,$(FLAVOR)),kernel/build-flavour $(FLAVOR),kernel/build)
+	KERNEL=$(KERNEL) $(if $(filter-out default,$(FLAVOR)),kernel/build-flavour $(FLAVOR),kernel/build)
 
 # The kernel as Debian packages: linux-image-VERSION-schedbpf and
 # linux-headers-VERSION-schedbpf, made by the kernel's bindeb-pkg with every
@@ -218,8 +225,8 @@ kernel:
 # distribution).
 KCONFIG ?= defconfig
 kernel-deb:
-	$(if $(filter defconfig,$(KCONFIG)),kernel/build,kernel/build --config $(KCONFIG))
-	@ls -l $(OUTPUT)/kernel$(if $(filter-out defconfig,$(KCONFIG)),-distro)/deb/*.deb
+	KERNEL=$(KERNEL) $(if $(filter defconfig,$(KCONFIG)),kernel/build,kernel/build --config $(KCONFIG))
+	@ls -l $(KERNEL_LINK)$(if $(filter-out defconfig,$(KCONFIG)),-distro)/deb/*.deb
 
 # libbpf-patches/README.md; tests/libbpf/Makefile builds the test program
 # and the tools against it.
@@ -233,10 +240,12 @@ vmlinux.h: kernel
 		format c > include/$(ARCH)/vmlinux.h.tmp
 	$(Q)mv include/$(ARCH)/vmlinux.h.tmp include/$(ARCH)/vmlinux.h
 
+# KERNEL=6.12 runs it on that series; the demo's hog does not depend on
+# the kernel, but kernel-tests' loaders build against build/kernel (6.1).
 demo: all
 	$(MAKE) kernel
-	$(if $(wildcard tests/kernel/build.mk),$(MAKE) kernel-tests)
-	kernel/vm-run --timeout 1200 -- bench/demo.sh
+	$(if $(wildcard tests/kernel/build.mk),$(MAKE) $(if $(filter 6.1,$(KERNEL)),kernel-tests,build/tests/hog))
+	KERNEL=$(KERNEL) kernel/vm-run --timeout 1200 -- bench/demo.sh
 
 # bench/overhead.sh: numbers, not a test (make check does not run it). In
 # BENCH_BOOTS boots of BENCH_CPUS vCPUs under --icount (the guest's clock
