@@ -151,10 +151,6 @@ enum {
 	OPT_SEED = 's',
 	OPT_JSON = 'j',
 	OPT_VERBOSE = 'v',
-	OPT_HELP = 'h',
-	OPT_HELP_QMARK = '?',
-	OPT_VERSION = 'V',
-	OPT_USAGE = 0x100,
 };
 
 static const struct argp_option options[] = {
@@ -171,10 +167,6 @@ static const struct argp_option options[] = {
 	{ "json", OPT_JSON, 0, 0, "Print one JSON object instead of a table." },
 	{ "verbose", OPT_VERBOSE, 0, 0,
 	  "A line per run on stderr, and a failed run's output." },
-	{ "help", OPT_HELP, 0, 0, "Give this help list.", -1 },
-	{ 0, OPT_HELP_QMARK, 0, OPTION_ALIAS | OPTION_HIDDEN, 0, -1 },
-	{ "usage", OPT_USAGE, 0, 0, "Give a short usage message.", -1 },
-	{ "version", OPT_VERSION, 0, 0, "Print the program version.", -1 },
 	{},
 };
 
@@ -386,16 +378,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_VERBOSE:
 		env.verbose = true;
 		break;
-	case OPT_HELP:
-	case OPT_HELP_QMARK:
-		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, NAME);
-		exit(0);
-	case OPT_USAGE:
-		argp_help(state->root_argp, stdout, ARGP_HELP_USAGE, NAME);
-		exit(0);
-	case OPT_VERSION:
-		printf("%s %s\n", NAME, SCHEDBPF_VERSION);
-		exit(0);
 	case ARGP_KEY_ARG:
 		take_command(&state->argv[state->next - 1],
 			     state->argc - state->next + 1);
@@ -422,7 +404,6 @@ static void parse_args(int argc, char **argv)
 	};
 	size_t i;
 
-	report_set_name(NAME);
 	/* the built-ins first, so that --metric cannot take their names */
 	for (i = 0; i < ARRAY_SIZE(builtins); i++) {
 		struct metric *m = &env.metrics[env.nr_metrics++];
@@ -432,15 +413,8 @@ static void parse_args(int argc, char **argv)
 		m->key = builtins[i].key;
 		m->subkey = builtins[i].subkey;
 	}
-	argp_err_exit_status = 2;
-	if (argc > 0)
-		argv[0] = NAME;
-	program_invocation_name = NAME;
-	program_invocation_short_name = NAME;
-	/* IN_ORDER: TOOL's options after TOOL are TOOL's */
-	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_HELP, NULL,
-		       NULL))
-		sched_usage_error("bad arguments (see --help)");
+	/* TOOL's options after TOOL are TOOL's */
+	sched_argp_parse(NAME, &argp, NULL, false, argc, argv);
 }
 
 /* --- the tools' JSON lines, as far as sched-ab reads them ---------------- */
