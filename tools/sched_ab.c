@@ -11,12 +11,10 @@
  * it prints both sides' medians and ranges, the ratio B/A with a 95%
  * confidence interval, and a verdict.
  *
- * The statistics are distribution-free and deterministic, chosen because
- * a round is slow and rounds are few: the ratio is the Hodges-Lehmann
- * estimate (the median of every B_j/A_i), its interval the order
- * statistics of those ratios that Mann-Whitney's exact null distribution
- * gives for the two sample sizes. With 3 rounds or fewer no interval
- * reaches 95%, and the verdict says so rather than pretend.
+ * The statistics (tools/lib/stats.c) are distribution-free and
+ * deterministic: the ratio is the Hodges-Lehmann estimate (the median of
+ * every B_j/A_i), its interval Mann-Whitney's. With 3 rounds or fewer no
+ * interval reaches 95%, and the verdict says so rather than pretend.
  */
 #include <argp.h>
 #include <errno.h>
@@ -37,6 +35,7 @@
 #include <sys/wait.h>
 
 #include "parse.h"
+#include "stats.h"
 #include "tool.h"
 
 #define NAME "sched-ab"
@@ -46,8 +45,6 @@
 #define MAX_USER_METRICS 16
 #define MAX_METRICS (MAX_USER_METRICS + 4)
 #define METRIC_NAME_MAX 32
-/* two-sided: the interval leaves out at most 2.5% on either side */
-#define CI_TAIL 0.025
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 extern char **environ;
@@ -151,10 +148,6 @@ enum {
 	OPT_SEED = 's',
 	OPT_JSON = 'j',
 	OPT_VERBOSE = 'v',
-	OPT_HELP = 'h',
-	OPT_HELP_QMARK = '?',
-	OPT_VERSION = 'V',
-	OPT_USAGE = 0x100,
 };
 
 static const struct argp_option options[] = {
@@ -171,10 +164,6 @@ static const struct argp_option options[] = {
 	{ "json", OPT_JSON, 0, 0, "Print one JSON object instead of a table." },
 	{ "verbose", OPT_VERBOSE, 0, 0,
 	  "A line per run on stderr, and a failed run's output." },
-	{ "help", OPT_HELP, 0, 0, "Give this help list.", -1 },
-	{ 0, OPT_HELP_QMARK, 0, OPTION_ALIAS | OPTION_HIDDEN, 0, -1 },
-	{ "usage", OPT_USAGE, 0, 0, "Give a short usage message.", -1 },
-	{ "version", OPT_VERSION, 0, 0, "Print the program version.", -1 },
 	{},
 };
 
@@ -386,16 +375,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_VERBOSE:
 		env.verbose = true;
 		break;
-	case OPT_HELP:
-	case OPT_HELP_QMARK:
-		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, NAME);
-		exit(0);
-	case OPT_USAGE:
-		argp_help(state->root_argp, stdout, ARGP_HELP_USAGE, NAME);
-		exit(0);
-	case OPT_VERSION:
-		printf("%s %s\n", NAME, SCHEDBPF_VERSION);
-		exit(0);
 	case ARGP_KEY_ARG:
 		take_command(&state->argv[state->next - 1],
 			     state->argc - state->next + 1);
@@ -422,7 +401,6 @@ static void parse_args(int argc, char **argv)
 	};
 	size_t i;
 
-	report_set_name(NAME);
 	/* the built-ins first, so that --metric cannot take their names */
 	for (i = 0; i < ARRAY_SIZE(builtins); i++) {
 		struct metric *m = &env.metrics[env.nr_metrics++];
@@ -432,15 +410,8 @@ static void parse_args(int argc, char **argv)
 		m->key = builtins[i].key;
 		m->subkey = builtins[i].subkey;
 	}
-	argp_err_exit_status = 2;
-	if (argc > 0)
-		argv[0] = NAME;
-	program_invocation_name = NAME;
-	program_invocation_short_name = NAME;
-	/* IN_ORDER: TOOL's options after TOOL are TOOL's */
-	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_HELP, NULL,
-		       NULL))
-		sched_usage_error("bad arguments (see --help)");
+	/* TOOL's options after TOOL are TOOL's */
+	sched_argp_parse(NAME, &argp, NULL, false, argc, argv);
 }
 
 /* --- the tools' JSON lines, as far as sched-ab reads them ---------------- */
@@ -841,128 +812,6 @@ static int run_once(struct run_ctx *c, struct ab_run *r)
 	return ret;
 }
 
-/* --- statistics ---------------------------------------------------------- */
-
-struct side_stats {
-	int n;
-	double min, q1, median, q3, max;
-};
-
-struct result {
-	struct side_stats a, b;
-	double ratio, lo, hi;
-	/* the interval's exact coverage; 0 if none reaches 95% */
-	double confidence;
-	int verdict; /* -1 better, 1 worse, 0 no difference */
-};
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-/* The q-quantile of sorted[0..n), linear between order statistics. */
-static double quantile(const double *sorted, int n, double q)
-{
-	double h = q * (n - 1);
-	int i = (int)h;
-
-	if (i + 1 >= n)
-		return sorted[n - 1];
-	return sorted[i] + (h - i) * (sorted[i + 1] - sorted[i]);
-}
-
-static void side_stats(double *v, int n, struct side_stats *s)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	s->n = n;
-	s->min = v[0];
-	s->max = v[n - 1];
-	s->q1 = quantile(v, n, 0.25);
-	s->median = quantile(v, n, 0.5);
-	s->q3 = quantile(v, n, 0.75);
-}
-
-/* b/a for non-negative numbers: 0/0 is no change, x/0 is unbounded. */
-static double ratio_of(double b, double a)
-{
-	if (a == 0)
-		return b == 0 ? 1 : INFINITY;
-	return b / a;
-}
-
-/*
- * Mann-Whitney's U for samples of n and m without ties takes each value u
- * in as many of the C(n+m, n) equally likely orderings as there are
- * partitions of u into at most n parts of at most m: the coefficients of
- * the Gaussian binomial [n+m choose n](q), built one factor
- * (1 - q^(m+i)) / (1 - q^i) at a time. Returns k, the number of smallest
- * (and of largest) pairwise ratios the 95% interval leaves out: the
- * largest with P(U < k) <= 2.5%; 0 if even P(U = 0) is more.
- */
-static int mann_whitney_k(int n, int m, double *confidence)
-{
-	int deg = 0, len = n * m + 1, i, u, k;
-	/* room for the product before each division */
-	double *c = calloc((size_t)(len + n), sizeof(*c)), total = 0, below = 0;
-
-	if (!c)
-		return 0;
-	c[0] = 1;
-	for (i = 1; i <= n; i++) {
-		/* times (1 - q^(m+i)), from the top so each term is read once */
-		for (u = deg + m + i; u >= m + i; u--)
-			c[u] -= c[u - (m + i)];
-		/* divided by (1 - q^i): the quotient, of degree i*m */
-		deg += m;
-		for (u = i; u <= deg; u++)
-			c[u] += c[u - i];
-		for (u = deg + 1; u <= deg + i; u++)
-			c[u] = 0;
-	}
-	for (u = 0; u < len; u++)
-		total += c[u];
-	for (k = 0; k < len && below + c[k] <= CI_TAIL * total; k++)
-		below += c[k];
-	free(c);
-	*confidence = k ? 1 - 2 * below / total : 0;
-	return k;
-}
-
-static void compare(const double *a, int na, const double *b, int nb,
-		    bool higher_is_better, struct result *res)
-{
-	int nr = na * nb, i, j, k, h;
-	double *r = malloc((size_t)nr * sizeof(*r));
-
-	res->ratio = NAN;
-	res->lo = 0;
-	res->hi = INFINITY;
-	res->verdict = 0;
-	if (!r)
-		return;
-	for (i = 0; i < na; i++) {
-		for (j = 0; j < nb; j++)
-			r[i * nb + j] = ratio_of(b[j], a[i]);
-	}
-	qsort(r, (size_t)nr, sizeof(*r), cmp_double);
-	h = nr / 2;
-	/* the median ratio; of an even count, the geometric mean of two */
-	res->ratio = nr % 2 ? r[h] : sqrt(r[h - 1] * r[h]);
-	k = mann_whitney_k(na, nb, &res->confidence);
-	if (k) {
-		res->lo = r[k - 1];
-		res->hi = r[nr - k];
-		if (res->lo > 1)
-			res->verdict = higher_is_better ? -1 : 1;
-		else if (res->hi < 1)
-			res->verdict = higher_is_better ? 1 : -1;
-	}
-	free(r);
-}
-
 /* --- the report ---------------------------------------------------------- */
 
 static const char *verdict_name(int v)
@@ -978,7 +827,7 @@ static void json_num(FILE *f, double v)
 		fputs("null", f);
 }
 
-static void json_side(FILE *f, const struct side_stats *s)
+static void json_side(FILE *f, const struct stats_spread *s)
 {
 	fprintf(f, "{\"n\":%d,\"median\":", s->n);
 	json_num(f, s->median);
@@ -1012,7 +861,7 @@ static bool reported(const struct metric *m)
 }
 
 static void print_json(FILE *f, const struct ab_run *runs, int nr_runs,
-		       const struct result *res)
+		       const struct stats_ab *res)
 {
 	int i, j;
 	bool first;
@@ -1050,7 +899,7 @@ static void print_json(FILE *f, const struct ab_run *runs, int nr_runs,
 	first = true;
 	for (j = 0; j < env.nr_metrics; j++) {
 		const struct metric *m = &env.metrics[j];
-		const struct result *x = &res[j];
+		const struct stats_ab *x = &res[j];
 
 		if (!reported(m))
 			continue;
@@ -1097,7 +946,7 @@ static const char *fmt_num(double v, char *buf, size_t len)
 	return buf;
 }
 
-static const char *fmt_side(const struct side_stats *s, char *buf, size_t len)
+static const char *fmt_side(const struct stats_spread *s, char *buf, size_t len)
 {
 	char m[32], lo[32], hi[32];
 
@@ -1107,7 +956,7 @@ static const char *fmt_side(const struct side_stats *s, char *buf, size_t len)
 	return buf;
 }
 
-static void print_table(FILE *f, const struct result *res)
+static void print_table(FILE *f, const struct stats_ab *res)
 {
 	char a[112], b[112], r[32], lo[32], hi[32], ci[80];
 	int i;
@@ -1124,7 +973,7 @@ static void print_table(FILE *f, const struct result *res)
 		"verdict");
 	for (i = 0; i < env.nr_metrics; i++) {
 		const struct metric *m = &env.metrics[i];
-		const struct result *x = &res[i];
+		const struct stats_ab *x = &res[i];
 
 		if (!reported(m))
 			continue;
@@ -1214,7 +1063,7 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_sigaction = on_stop,
 				.sa_flags = SA_SIGINFO };
 	double a[ROUNDS_MAX], b[ROUNDS_MAX];
-	struct result res[MAX_METRICS];
+	struct stats_ab res[MAX_METRICS];
 	struct ab_run *runs;
 	int i, j, na, nb, ret;
 
@@ -1245,9 +1094,8 @@ int main(int argc, char **argv)
 			else
 				b[nb++] = runs[i].values[j];
 		}
-		compare(a, na, b, nb, env.metrics[j].higher_is_better, &res[j]);
-		side_stats(a, na, &res[j].a);
-		side_stats(b, nb, &res[j].b);
+		stats_compare(a, na, b, nb, env.metrics[j].higher_is_better,
+			      &res[j]);
 	}
 	if (env.json)
 		print_json(stdout, runs, 2 * (int)env.rounds, res);

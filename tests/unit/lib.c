@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,29 +21,7 @@
 #include "launch.h"
 #include "parse.h"
 #include "report.h"
-
-static int tests, failed;
-
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	tests++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - ", cond ? "" : "not ", tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-static void skip(int n, const char *why)
-{
-	while (n--)
-		printf("ok %d # skip %s\n", ++tests, why);
-}
+#include "tap.h"
 
 static char tmpdir[] = "/tmp/schedbpf-unit-XXXXXX";
 
@@ -543,9 +520,8 @@ int main(int argc, char **argv)
 	test_btf();
 	test_hist();
 	test_launch();
-	printf("1..%d\n", tests);
 	if (fork() == 0)
 		execlp("rm", "rm", "-rf", tmpdir, NULL);
 	wait(NULL);
-	return failed ? 1 : 0;
+	return tap_done();
 }

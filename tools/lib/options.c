@@ -46,11 +46,12 @@ enum {
 	OPT_QUIET = 'q',
 	OPT_DRY_RUN = 'n',
 	OPT_VERBOSE = 'v',
+	OPT_OUTPUT = 0x101,
+	OPT_OBSERVE = 0x102,
+	/* sched_argp_parse()'s, which sched-ab has too */
 	OPT_HELP = 'h',
 	OPT_HELP_QMARK = '?',
 	OPT_USAGE = 0x100,
-	OPT_OUTPUT = 0x101,
-	OPT_OBSERVE = 0x102,
 	OPT_VERSION = 'V',
 };
 
@@ -95,13 +96,6 @@ static const struct argp_option common_options[] = {
 	  "the policy would have done." },
 	{ "verbose", OPT_VERBOSE, 0, 0,
 	  "Show libbpf's debug output (its warnings are always shown)." },
-	/* argp's own would print to stderr on an error; these are ours */
-	{ "help", OPT_HELP, 0, 0, "Give this help list.", -1 },
-	/* argp's own spelling, kept */
-	{ 0, OPT_HELP_QMARK, 0, OPTION_ALIAS | OPTION_HIDDEN, 0, -1 },
-	{ "usage", OPT_USAGE, 0, 0, "Give a short usage message.", -1 },
-	{ "version", OPT_VERSION, 0, 0,
-	  "Print the program version and libbpf's.", -1 },
 	{},
 };
 
@@ -287,19 +281,6 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 	case OPT_VERBOSE:
 		o->verbose = true;
 		break;
-	case OPT_HELP:
-	case OPT_HELP_QMARK:
-		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP,
-			  (char *)report_name());
-		exit(0);
-	case OPT_USAGE:
-		argp_help(state->root_argp, stdout, ARGP_HELP_USAGE,
-			  (char *)report_name());
-		exit(0);
-	case OPT_VERSION:
-		printf("%s %s (libbpf %s)\n", report_name(), SCHEDBPF_VERSION,
-		       libbpf_version_string());
-		exit(0);
 	case ARGP_KEY_ARG:
 		/* CMD and everything after it belong to CMD */
 		o->cmd = &state->argv[state->next - 1];
@@ -343,7 +324,6 @@ void sched_tool_parse(struct sched_tool *t, int argc, char **argv)
 	};
 	int i;
 
-	report_set_name(t->name);
 	snprintf(doc, sizeof(doc), "%s%s", t->doc, common_doc);
 	t->opts.interval_ns = INTERVAL_DEFAULT_NS;
 	t->opts.kill_after_ns = KILL_AFTER_DEFAULT_NS;
@@ -351,22 +331,86 @@ void sched_tool_parse(struct sched_tool *t, int argc, char **argv)
 	for (i = 0; i < SCHEDBPF_MAX_PIDS; i++)
 		t->opts.pidfds[i] = -1;
 	t->handler_id = -1;
+	sched_argp_parse(t->name, &argp, t, true, argc, argv);
+	report_libbpf(t->opts.verbose);
+}
+
+/* --- every program's --help, --usage and --version ----------------------- */
+
+/* Whether --version names libbpf's version: set once, before parsing. */
+static bool version_libbpf;
+
+/* argp's own would print to stderr on an error, and lack -h */
+static const struct argp_option help_options[] = {
+	{ "help", OPT_HELP, 0, 0, "Give this help list.", -1 },
+	/* argp's own spelling, kept */
+	{ 0, OPT_HELP_QMARK, 0, OPTION_ALIAS | OPTION_HIDDEN, 0, -1 },
+	{ "usage", OPT_USAGE, 0, 0, "Give a short usage message.", -1 },
+	{ "version", OPT_VERSION, 0, 0, "Print the program version.", -1 },
+	{},
+};
+
+static error_t help_parse(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case OPT_HELP:
+	case OPT_HELP_QMARK:
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP,
+			  (char *)report_name());
+		exit(0);
+	case OPT_USAGE:
+		argp_help(state->root_argp, stdout, ARGP_HELP_USAGE,
+			  (char *)report_name());
+		exit(0);
+	case OPT_VERSION:
+		printf("%s %s", report_name(), SCHEDBPF_VERSION);
+		if (version_libbpf)
+			printf(" (libbpf %s)", libbpf_version_string());
+		putchar('\n');
+		exit(0);
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+/* argp frees what differs from text */
+static char *help_filter(int key, const char *text, void *input)
+{
+	if (key == OPT_VERSION && version_libbpf)
+		return strdup("Print the program version and libbpf's.");
+	return (char *)text;
+}
+
+static const struct argp help_argp = {
+	.options = help_options,
+	.parser = help_parse,
+	.help_filter = help_filter,
+};
+
+void sched_argp_parse(const char *name, const struct argp *argp, void *input,
+		      bool libbpf, int argc, char **argv)
+{
+	const struct argp_child children[] = { { argp }, { &help_argp }, {} };
+	/* without a parser of its own it hands input to argp, its first child */
+	const struct argp root = { .children = children };
+
+	report_set_name(name);
+	version_libbpf = libbpf;
 	argp_err_exit_status = 2;
 	/*
 	 * getopt names the program after argv[0] and argp after this, in
 	 * their errors ("TOOL: unrecognized option '--x'", then "Try ...").
 	 */
 	if (argc > 0)
-		argv[0] = (char *)t->name;
-	program_invocation_name = (char *)t->name;
-	program_invocation_short_name = (char *)t->name;
+		argv[0] = (char *)name;
+	program_invocation_name = (char *)name;
+	program_invocation_short_name = (char *)name;
 	/*
-	 * IN_ORDER: the first non-option starts CMD, whose own options must
-	 * not be taken for ours. NO_HELP: ours print the tool's name, not
-	 * argv[0]'s, and add -h.
+	 * IN_ORDER: the first non-option starts CMD (or TOOL), whose own
+	 * options must not be taken for ours. NO_HELP: ours print the
+	 * program's name, not argv[0]'s, and add -h.
 	 */
-	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_HELP, NULL,
-		       t))
+	if (argp_parse(&root, argc, argv, ARGP_IN_ORDER | ARGP_NO_HELP, NULL,
+		       input))
 		sched_usage_error("bad arguments (see --help)");
-	report_libbpf(t->opts.verbose);
 }

@@ -43,8 +43,8 @@
  *                  upper bound of the bucket it falls in (null if count is 0)
  *   "status"       the wrapped command's exit status, or null without one.
  */
-#ifndef SCHEDBPF_STATS_H
-#define SCHEDBPF_STATS_H
+#ifndef SCHEDBPF_REPORT_H
+#define SCHEDBPF_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -156,4 +156,4 @@ void print_json_summary(FILE *f, const struct json_head *h, const __u64 *v,
 void print_summary_text(FILE *f, const char *tool, double elapsed, bool dry_run,
 			const __u64 *v, const __u64 *hist);
 
-#endif /* SCHEDBPF_STATS_H */
+#endif /* SCHEDBPF_REPORT_H */

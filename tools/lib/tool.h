@@ -108,6 +108,17 @@ int sched_tool_main(struct sched_tool *t, int argc, char **argv);
 void sched_tool_parse(struct sched_tool *t, int argc, char **argv);
 
 /*
+ * Every program's parsing, the tools' and sched-ab's: argv by argp (input
+ * for its parser), under name in help and errors, in order (an argument
+ * that is not an option reaches argp's parser where it stands, to take
+ * the rest). --help (-h, -?), --usage and --version follow argp's options,
+ * print on stdout and exit 0; --version names libbpf's too if libbpf. On
+ * bad usage prints the error and exits 2.
+ */
+void sched_argp_parse(const char *name, const struct argp *argp, void *input,
+		      bool libbpf, int argc, char **argv);
+
+/*
  * For tools' parsers: parses a duration option in [min_ns, max_ns], or
  * exits 2 with a message naming the option and quoting arg.
  */
