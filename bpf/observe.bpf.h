@@ -7,12 +7,14 @@
  *   kernel counts nonvoluntary_ctxt_switches in /proc/PID/status (the task
  *   was preempted, or was still runnable when it switched out), and which
  *   of them a task of a higher class caused, and which a wakeup: an fentry
- *   program on CFS's check_preempt_wakeup() notes whether the running task
- *   already had TIF_NEED_RESCHED (then CFS returns at once, deciding
- *   nothing), and at sched_wakeup, which 6.1 traces right after
- *   check_preempt_curr() on the same CPU under the same runqueue lock, the
- *   flag set since then is that wakeup's doing. (The flag alone at
- *   sched_wakeup is not enough: a tick that ended the target's slice in
+ *   program on CFS's check_preempt_wakeup() (check_preempt_wakeup_fair()
+ *   from 6.7 on: the library points it at the running kernel's name, see
+ *   sched_btf_func()) notes whether the running task already had
+ *   TIF_NEED_RESCHED (then CFS returns at once, deciding nothing), and at
+ *   sched_wakeup, which 6.1 and 6.12 trace right after check_preempt_curr()
+ *   (wakeup_preempt() on 6.12) on the same CPU under the same runqueue
+ *   lock, the flag set since then is that wakeup's doing. (The flag alone
+ *   at sched_wakeup is not enough: a tick that ended the target's slice in
  *   the same interrupt as a timer's wakeup would count as the wakeup's.)
  * - full: also the targets' wakeup-to-run latency, from sched_wakeup to the
  *   sched_switch that runs them, in a log2 histogram of microseconds
@@ -97,6 +99,7 @@ static __always_inline bool need_resched(struct task_struct *t)
 	return t->thread_info.flags & (1UL << TIF_NEED_RESCHED);
 }
 
+/* 6.1's name: sched_tool_load() retargets it where the kernel renamed it */
 SEC("fentry/check_preempt_wakeup")
 int BPF_PROG(observe_cpw, struct rq *rq)
 {

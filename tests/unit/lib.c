@@ -271,9 +271,13 @@ static void test_cgroup_resolve(void)
 
 /* --- BTF ------------------------------------------------------------- */
 
-/* A BTF file with the enums, and the hook if with_hook. */
-static const char *fake_btf(const char *name, int prog_type, int attach_type,
-			    bool with_hook)
+/*
+ * A BTF file with the enums, the hook if with_hook, and a function named
+ * func unless it is NULL.
+ */
+static const char *fake_btf_func(const char *name, int prog_type,
+				 int attach_type, bool with_hook,
+				 const char *func)
 {
 	struct btf *btf = btf__new_empty();
 	const void *data;
@@ -296,6 +300,10 @@ static const char *fake_btf(const char *name, int prog_type, int attach_type,
 		btf__add_func(btf, "bpf_sched_cfs_check_preempt_tick",
 			      BTF_FUNC_GLOBAL, id);
 	}
+	if (func) {
+		id = btf__add_func_proto(btf, 0);
+		btf__add_func(btf, func, BTF_FUNC_STATIC, id);
+	}
 	data = btf__raw_data(btf, &size);
 	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -306,6 +314,46 @@ static const char *fake_btf(const char *name, int prog_type, int attach_type,
 	}
 	btf__free(btf);
 	return path;
+}
+
+static const char *fake_btf(const char *name, int prog_type, int attach_type,
+			    bool with_hook)
+{
+	return fake_btf_func(name, prog_type, attach_type, with_hook, NULL);
+}
+
+/* sched_btf_func() on a kernel that has func: which name it answers. */
+static const char *traced_as(const char *func, const char *query)
+{
+	static char name[PATH_MAX + 64];
+	struct sched_btf sb = {};
+	const char *got;
+
+	if (sched_btf_load(&sb, fake_btf_func("func.btf", 32, 44, true, func),
+			   name, sizeof(name)))
+		return name;
+	got = sched_btf_func(&sb, query);
+	snprintf(name, sizeof(name), "%s", got ? got : "(none)");
+	sched_btf_free(&sb);
+	return name;
+}
+
+static void test_btf_func(void)
+{
+	const char *got;
+
+	got = traced_as("check_preempt_wakeup", "check_preempt_wakeup");
+	ok(!strcmp(got, "check_preempt_wakeup"),
+	   "6.1's check_preempt_wakeup is traced as it is (%s)", got);
+	got = traced_as("check_preempt_wakeup_fair", "check_preempt_wakeup");
+	ok(!strcmp(got, "check_preempt_wakeup_fair"),
+	   "on 6.12 check_preempt_wakeup is check_preempt_wakeup_fair (%s)",
+	   got);
+	got = traced_as("check_preempt_curr", "check_preempt_wakeup");
+	ok(!strcmp(got, "(none)"), "neither name: NULL (%s)", got);
+	got = traced_as("check_preempt_wakeup_fair", "resched_curr");
+	ok(!strcmp(got, "(none)"),
+	   "a function that was not renamed is not aliased (%s)", got);
 }
 
 static void test_btf(void)
@@ -518,6 +566,7 @@ int main(int argc, char **argv)
 	test_mountinfo();
 	test_cgroup_resolve();
 	test_btf();
+	test_btf_func();
 	test_hist();
 	test_launch();
 	if (fork() == 0)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <bpf/btf.h>
@@ -64,6 +65,34 @@ int sched_btf_hook(const struct sched_btf *sb, const char *hook)
 		return -ENOENT;
 	id = btf__find_by_name_kind(sb->btf, name, BTF_KIND_FUNC);
 	return id < 0 ? -ENOENT : id;
+}
+
+/*
+ * Functions a tracing program attaches to that later kernels renamed: the
+ * program names the 6.1 one in its section, and is pointed at whichever
+ * name the running kernel has.
+ */
+static const char *const renamed[][2] = {
+	/* 6.7: the sched_class method became wakeup_preempt() */
+	{ "check_preempt_wakeup", "check_preempt_wakeup_fair" },
+};
+
+static bool has_func(const struct sched_btf *sb, const char *func)
+{
+	return btf__find_by_name_kind(sb->btf, func, BTF_KIND_FUNC) > 0;
+}
+
+const char *sched_btf_func(const struct sched_btf *sb, const char *func)
+{
+	size_t i;
+
+	if (has_func(sb, func))
+		return func;
+	for (i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++) {
+		if (!strcmp(renamed[i][0], func) && has_func(sb, renamed[i][1]))
+			return renamed[i][1];
+	}
+	return NULL;
 }
 
 void sched_btf_free(struct sched_btf *sb)

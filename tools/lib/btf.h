@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What the running kernel calls its scheduler BPF program and attach types,
- * and which bpf_sched_* hooks it has, read from its BTF: the enum values
- * are appended to 6.1's UAPI and collide with later kernels' own, so they
- * are never compiled in.
+ * which bpf_sched_* hooks it has, and what it names the functions the
+ * observers trace, read from its BTF: the enum values are appended to each
+ * kernel's UAPI and differ between 6.1 and 6.12, so they are never
+ * compiled in.
  */
 #ifndef SCHEDBPF_BTF_H
 #define SCHEDBPF_BTF_H
@@ -34,6 +35,14 @@ int sched_btf_load(struct sched_btf *sb, const char *path, char *err,
 
 /* BTF id of the function bpf_sched_<hook>, or -ENOENT. */
 int sched_btf_hook(const struct sched_btf *sb, const char *hook);
+
+/*
+ * The name the running kernel has for function func, which a tracing
+ * program names as 6.1 does: func itself, the name a later kernel gave
+ * it (check_preempt_wakeup_fair for check_preempt_wakeup), or NULL when
+ * it has neither.
+ */
+const char *sched_btf_func(const struct sched_btf *sb, const char *func);
 
 void sched_btf_free(struct sched_btf *sb);
 

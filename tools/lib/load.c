@@ -149,6 +149,47 @@ static int set_hooks(struct sched_tool *t, struct bpf_object *obj)
 	return 0;
 }
 
+/*
+ * Points every tracing program that will load at the running kernel's name
+ * for the function in its section (sched_btf_func()): the observers name
+ * 6.1's, and later kernels renamed some.
+ */
+static int set_traces(struct sched_tool *t, struct bpf_object *obj)
+{
+	static const char *const prefixes[] = { "fentry/", "fexit/" };
+	struct bpf_program *prog;
+	struct utsname u;
+	size_t i;
+	int err;
+
+	bpf_object__for_each_program(prog, obj) {
+		const char *sec = bpf_program__section_name(prog), *func = NULL;
+		const char *name;
+
+		for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+			if (!strncmp(sec, prefixes[i], strlen(prefixes[i])))
+				func = sec + strlen(prefixes[i]);
+		}
+		if (!func || !bpf_program__autoload(prog))
+			continue;
+		name = sched_btf_func(&t->btf, func);
+		if (!name) {
+			uname(&u);
+			sched_err("kernel %s has no function %s to trace",
+				  u.release, func);
+			return 1;
+		}
+		if (name == func)
+			continue;
+		err = bpf_program__set_attach_target(prog, 0, name);
+		if (err) {
+			sched_err("resolving %s: %s", name, strerror(-err));
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int fill_tgids(struct sched_tool *t, struct bpf_object *obj)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(obj, "target_tgids");
@@ -202,9 +243,10 @@ int sched_tool_load(struct sched_tool *t, struct bpf_object_skeleton *s)
 {
 	int err;
 
-	err = set_hooks(t, *s->obj) ?: set_observe(t, *s->obj);
-	if (err)
-		return err;
+	/* set_hooks() last: it frees the BTF that set_traces() reads */
+	if (set_observe(t, *s->obj) || set_traces(t, *s->obj) ||
+	    set_hooks(t, *s->obj))
+		return 1;
 	report_libbpf_hold();
 	err = bpf_object__load_skeleton(s);
 	/* no permission: our line says all, libbpf's only repeat it */
