@@ -76,11 +76,13 @@ cputicks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 cpuns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
 
 # --- default knobs first ----------------------------------------------------
-# Every policy test runs on the CFS knobs the kernel boots with (on the
-# VM's 2 CPUs: min_granularity 1.5 ms, wakeup_granularity 2 ms, latency
-# 12 ms). use_profile throughput switches to tuned's throughput-performance
-# values (tap.sh's tune_throughput), use_profile default back; PROFILE
-# names the one in force, for the diagnostics. Restored at exit.
+# Every policy test runs on the knobs the kernel boots with (on the VM's 2
+# CPUs, 6.1's CFS: min_granularity 1.5 ms, wakeup_granularity 2 ms,
+# latency 12 ms; 6.12's EEVDF: base_slice 1.4 ms). use_profile throughput
+# switches to tuned's throughput-performance values, or on EEVDF their
+# equivalent (tap.sh's tune_throughput: base_slice 10 ms), use_profile
+# default back; PROFILE names the one in force, and knobs prints the
+# kernel's values, for the diagnostics. Restored at exit.
 PROFILE=default TUNED=
 use_profile() {
 	case $1 in
@@ -91,8 +93,13 @@ use_profile() {
 	PROFILE=$1
 }
 knobs() {
-	echo "min_granularity $(($(cat "$SCHED_DEBUG/min_granularity_ns") / 1000)) us," \
-		"wakeup_granularity $(($(cat "$SCHED_DEBUG/wakeup_granularity_ns") / 1000)) us"
+	local kv file out=
+
+	for kv in $(sched_knobs); do
+		file=${kv%%=*}
+		out="$out${out:+, }${file%_ns} $(($(cat "$SCHED_DEBUG/$file") / 1000)) us"
+	done
+	echo "$out"
 }
 
 # --- repeated runs ------------------------------------------------------------
