@@ -17,7 +17,8 @@
  *   SCHED_FORCE makes the target's entity win; 0 otherwise.
  * - cfs_check_preempt_tick: SCHED_FORCE when a target woke on this CPU and
  *   has not run yet, the running task is not a target, and the entity that
- *   would run instead (the leftmost) is less than the lead ahead of the
+ *   would run instead (CFS's leftmost, EEVDF's eligible entity with the
+ *   earliest deadline: waiting_se()) is less than the lead ahead of the
  *   running one; the kernel then ends the running entity's slice and runs
  *   the next one once. 0 otherwise. This catches the wakeups the wakeup
  *   hook never saw: CFS skips it when the running task is already marked
@@ -100,8 +101,7 @@ int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,
 	     unsigned long delta_exec)
 {
 	u32 cpu = bpf_get_smp_processor_id();
-	struct sched_entity *left;
-	struct rb_node *node;
+	struct sched_entity *next;
 	u64 *ts, now;
 
 	stat_inc(STAT_TICK_CALLS);
@@ -116,18 +116,11 @@ int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,
 	if (se_is_target(running_se(curr)))
 		return SCHED_DEFAULT;
 	stat_inc(STAT_TICK_TARGETS);
-	/*
-	 * The leftmost entity is what runs instead; the list holds rb_node
-	 * pointers, read back to the entity with CO-RE reads.
-	 */
-	if (!bpf_core_field_exists(curr->cfs_rq))
+	/* the lead of the entity that runs instead (CFS: the leftmost) */
+	next = waiting_se(curr);
+	if (!next)
 		return SCHED_DEFAULT;
-	node = BPF_CORE_READ(curr, cfs_rq, tasks_timeline.rb_leftmost);
-	if (!node)
-		return SCHED_DEFAULT;
-	left = (void *)node -
-	       bpf_core_field_offset(struct sched_entity, run_node);
-	if ((s64)(BPF_CORE_READ(left, vruntime) - curr->vruntime) >=
+	if ((s64)(BPF_CORE_READ(next, vruntime) - curr->vruntime) >=
 	    (s64)cfg_max_lead_ns) {
 		stat_inc(STAT_BOUNDED);
 		return SCHED_DEFAULT;

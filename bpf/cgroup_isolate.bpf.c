@@ -13,14 +13,17 @@
  * outsider's sleeper credit (sched_latency / 2) puts it more than the ideal
  * slice behind (check_preempt_tick()'s vruntime test): on default knobs,
  * a 1 kHz outside waker still preempted a CPU-bound insider a few hundred
- * times a second with the wakeup hooks alone. The tick is suppressed only
- * when the entity CFS would run instead, the leftmost of the running
- * entity's cfs_rq, is an outsider: an insider waiting there is left to
- * CFS, so insiders share their CPU as without the tool.
+ * times a second with the wakeup hooks alone. (On EEVDF, 6.12, the "tick"
+ * hook runs wherever the running entity's time is accounted, and EEVDF
+ * preempts when its slice is used up.) The tick is suppressed only when
+ * the entity the scheduler would run instead (waiting_se(): CFS's
+ * leftmost, EEVDF's eligible entity with the earliest deadline) is an
+ * outsider: an insider waiting there is left to the scheduler, so
+ * insiders share their CPU as without the tool.
  *
  * Hooks and what they return:
  * - cfs_check_preempt_tick: SCHED_SUPPRESS (<0) when the running task is an
- *   insider, the leftmost waiting entity next to the entity the tick is
+ *   insider, the entity that would run in place of the one the tick is
  *   for is an outsider, and that entity has run less than cfg_min_run_ns
  *   since it was picked; 0 otherwise (counted in STAT_BOUNDED past
  *   cfg_min_run_ns).
@@ -49,34 +52,29 @@ const volatile __u64 cfg_min_run_ns = 20000000;
 CROSS_WAKEUP_HOOKS(cgroup_isolate, cfg_preempt_outsiders, true, LEAD_UNBOUNDED)
 
 /*
- * Is the leftmost entity of curr's cfs_rq an insider? The tree holds
- * struct rb_node pointers, and the verifier does not follow container_of()
- * back to the entity, so the entity is read with CO-RE reads and judged as
- * task_is_target() judges a task (se_is_target()'s kfuncs need a typed
- * pointer): a task by its pid and cgroup2 cgroup, a group entity by the
- * cgroup of the task group it runs. Without FAIR_GROUP_SCHED (no
- * se->cfs_rq) it answers false: the tick is suppressed whoever waits.
+ * Is the entity that would run in place of curr (waiting_se(): CFS's
+ * leftmost, EEVDF's eligible entity with the earliest deadline) an
+ * insider? It is read with CO-RE reads, and judged as task_is_target()
+ * judges a task (se_is_target()'s kfuncs need a typed pointer): a task by
+ * its pid and cgroup2 cgroup, a group entity by the cgroup of the task
+ * group it runs. Without FAIR_GROUP_SCHED (no se->cfs_rq) it answers
+ * false: the tick is suppressed whoever waits.
  */
-static __always_inline bool leftmost_is_inside(struct sched_entity *curr)
+static __always_inline bool waiting_is_inside(struct sched_entity *curr)
 {
-	struct sched_entity *left;
+	struct sched_entity *next;
 	struct task_struct *p;
 	struct cfs_rq *my_q;
-	struct rb_node *node;
 
 	if (cfg_common.all)
 		return true;
-	if (!bpf_core_field_exists(curr->cfs_rq))
+	next = waiting_se(curr);
+	if (!next)
 		return false;
-	node = BPF_CORE_READ(curr, cfs_rq, tasks_timeline.rb_leftmost);
-	if (!node)
-		return false;
-	left = (void *)node -
-	       bpf_core_field_offset(struct sched_entity, run_node);
-	my_q = BPF_CORE_READ(left, my_q);
+	my_q = BPF_CORE_READ(next, my_q);
 	if (my_q)
 		return cgrp_walk_is_target(BPF_CORE_READ(my_q, tg, css.cgroup));
-	p = (void *)left - bpf_core_field_offset(struct task_struct, se);
+	p = (void *)next - bpf_core_field_offset(struct task_struct, se);
 	if (pid_is_target(BPF_CORE_READ(p, tgid), BPF_CORE_READ(p, pid)))
 		return true;
 	return cfg_common.nr_cgrps &&
@@ -89,7 +87,7 @@ int BPF_PROG(cgroup_isolate_tick, struct sched_entity *curr,
 {
 	struct sched_entity *se = tick_target(curr);
 
-	if (!se || leftmost_is_inside(curr))
+	if (!se || waiting_is_inside(curr))
 		return SCHED_DEFAULT;
 	/*
 	 * curr's run, not the insider task's: insiders switching among

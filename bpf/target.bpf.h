@@ -172,6 +172,116 @@ static __always_inline struct task_struct *running_task_of(struct sched_entity *
 	return curr && &curr->se == se ? curr : NULL;
 }
 
+/*
+ * EEVDF's fields (6.6 on), which the 6.1 vmlinux.h lacks: local flavours
+ * that CO-RE matches to struct sched_entity and struct cfs_rq (libbpf
+ * drops the ___ suffix). cfs_rq's min_vruntime was renamed zero_vruntime
+ * (6.18, and Debian's 6.12).
+ */
+struct sched_entity___eevdf {
+	struct load_weight load;
+	struct rb_node run_node;
+	u64 deadline;
+	u64 min_vruntime;
+	unsigned char on_rq;
+	u64 vruntime;
+} __attribute__((preserve_access_index));
+
+struct cfs_rq___eevdf {
+	s64 avg_vruntime;
+	u64 avg_load;
+	u64 zero_vruntime;
+	u64 min_vruntime;
+	struct rb_root_cached tasks_timeline;
+	struct sched_entity *curr;
+} __attribute__((preserve_access_index));
+
+/* kernel/sched/sched.h, 64-bit */
+#define SCHED_FIXEDPOINT_SHIFT 10
+/* Deepest the tree walk below goes: an rbtree of 2^31 entities. */
+#define RB_MAX_DEPTH 64
+
+static __always_inline struct sched_entity *node_se(struct rb_node *node)
+{
+	return (void *)node - bpf_core_field_offset(struct sched_entity,
+						     run_node);
+}
+
+/* vruntime_eligible() of kernel/sched/fair.c, with CO-RE reads. */
+static __always_inline bool eevdf_eligible(struct cfs_rq___eevdf *q,
+					   u64 vruntime)
+{
+	struct sched_entity___eevdf *curr = (void *)BPF_CORE_READ(q, curr);
+	s64 avg = BPF_CORE_READ(q, avg_vruntime);
+	s64 load = BPF_CORE_READ(q, avg_load);
+	u64 zero = bpf_core_field_exists(q->zero_vruntime) ?
+			   BPF_CORE_READ(q, zero_vruntime) :
+			   BPF_CORE_READ(q, min_vruntime);
+
+	if (curr && BPF_CORE_READ(curr, on_rq)) {
+		unsigned long w = BPF_CORE_READ(curr, load.weight);
+
+		if (w) {
+			w >>= SCHED_FIXEDPOINT_SHIFT;
+			w = w < 2 ? 2 : w;
+		}
+		avg += (s64)(BPF_CORE_READ(curr, vruntime) - zero) * (s64)w;
+		load += w;
+	}
+	return avg >= (s64)(vruntime - zero) * load;
+}
+
+/*
+ * The entity that would run in place of curr, the running entity of its
+ * cfs_rq, read with CO-RE reads (the tree holds rb_node pointers, and the
+ * verifier does not follow container_of() back to the entity), or NULL if
+ * none waits. On CFS the leftmost: the tree is ordered by vruntime. On
+ * EEVDF the tree is ordered by deadline, and what runs is the eligible
+ * entity with the earliest deadline: pick_eevdf_waiting()'s heap search,
+ * or the leftmost if none is eligible, as the series hands a forced
+ * preemption over (bpf_sched_hand_over()). Without FAIR_GROUP_SCHED (no
+ * se->cfs_rq), NULL.
+ */
+static __always_inline struct sched_entity *waiting_se(struct sched_entity *curr)
+{
+	struct sched_entity___eevdf *se;
+	struct sched_entity *first;
+	struct cfs_rq___eevdf *q;
+	struct rb_node *node, *left;
+	int i;
+
+	if (!bpf_core_field_exists(curr->cfs_rq))
+		return NULL;
+	node = BPF_CORE_READ(curr, cfs_rq, tasks_timeline.rb_leftmost);
+	if (!node)
+		return NULL;
+	first = node_se(node);
+	se = (void *)first;
+	if (!bpf_core_field_exists(se->deadline))
+		return first;
+	q = (void *)BPF_CORE_READ(curr, cfs_rq);
+	if (eevdf_eligible(q, BPF_CORE_READ(se, vruntime)))
+		return first;
+	node = BPF_CORE_READ(q, tasks_timeline.rb_root.rb_node);
+#pragma clang loop unroll(disable)
+	for (i = 0; i < RB_MAX_DEPTH && node; i++) {
+		/* an eligible entity on the left has an earlier deadline */
+		left = BPF_CORE_READ(node, rb_left);
+		if (left) {
+			se = (void *)node_se(left);
+			if (eevdf_eligible(q, BPF_CORE_READ(se, min_vruntime))) {
+				node = left;
+				continue;
+			}
+		}
+		se = (void *)node_se(node);
+		if (eevdf_eligible(q, BPF_CORE_READ(se, vruntime)))
+			return (void *)se;
+		node = BPF_CORE_READ(node, rb_right);
+	}
+	return first;
+}
+
 /* For scheduler hooks (BPF_PROG_TYPE_SCHED) only. */
 static __always_inline bool se_is_target(struct sched_entity *se)
 {
