@@ -176,7 +176,7 @@ static __always_inline struct task_struct *running_task_of(struct sched_entity *
  * EEVDF's fields (6.6 on), which the 6.1 vmlinux.h lacks: local flavours
  * that CO-RE matches to struct sched_entity and struct cfs_rq (libbpf
  * drops the ___ suffix). cfs_rq's min_vruntime was renamed zero_vruntime
- * (6.18, and Debian's 6.12).
+ * (6.18, and Debian's 6.12.118).
  */
 struct sched_entity___eevdf {
 	struct load_weight load;
@@ -257,9 +257,11 @@ static __always_inline struct sched_entity *waiting_se(struct sched_entity *curr
 		return NULL;
 	first = node_se(node);
 	se = (void *)first;
-	if (!bpf_core_field_exists(se->deadline))
-		return first;
 	q = (void *)BPF_CORE_READ(curr, cfs_rq);
+	/* CFS; or a kernel that renamed avg_vruntime (6.18: sum_w_vruntime) */
+	if (!bpf_core_field_exists(se->deadline) ||
+	    !bpf_core_field_exists(q->avg_vruntime))
+		return first;
 	if (eevdf_eligible(q, BPF_CORE_READ(se, vruntime)))
 		return first;
 	node = BPF_CORE_READ(q, tasks_timeline.rb_root.rb_node);

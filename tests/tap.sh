@@ -94,6 +94,21 @@ kernel_has_sched_bpf() {
 	[ "$TAP_SCHED_BPF" = yes ]
 }
 
+# The build of the running kernel's series (kernel/build): build/kernel
+# for 6.1, build/kernel-V for series V (6.12: build/kernel-6.12). Its
+# bpftool is the one that names the series' program type "sched": the
+# other series' prints a number for it (the type is 32 on 6.1, 33 on 6.12).
+kernel_build_dir() {
+	local v
+
+	v=$(uname -r | cut -d. -f1,2)
+	if [ "$v" != 6.1 ] && [ -d "$ROOT/build/kernel-$v" ]; then
+		echo "$ROOT/build/kernel-$v"
+	else
+		echo "$ROOT/build/kernel"
+	fi
+}
+
 # The cgroup2 mount point, from mountinfo, or nothing.
 cgroup2_mount() {
 	awk '{ for (i = 1; i <= NF; i++) if ($i == "-") break;

@@ -6,7 +6,10 @@
 
 top=$ROOT
 T=$top/build/tests
-BPFTOOL=$top/build/kernel/bpftool
+# the running kernel's build (build/kernel, build/kernel-6.12): its
+# bpftool, vmlinux
+kbuild=$(kernel_build_dir)
+BPFTOOL=$kbuild/bpftool
 CPU=1		# the workloads' CPU; the test scripts run on the other
 pids=()
 

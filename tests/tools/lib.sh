@@ -3,7 +3,7 @@
 # host tests' TAP helpers.
 . "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
-BPFTOOL=${BPFTOOL:-$ROOT/build/kernel/bpftool}
+BPFTOOL=${BPFTOOL:-$(kernel_build_dir)/bpftool}
 HOG=$ROOT/build/tests/hog
 CGROOT=$(cgroup2_mount)
 TEST_CGS=
