@@ -175,8 +175,11 @@ static __always_inline struct task_struct *running_task_of(struct sched_entity *
 /*
  * EEVDF's fields (6.6 on), which the 6.1 vmlinux.h lacks: local flavours
  * that CO-RE matches to struct sched_entity and struct cfs_rq (libbpf
- * drops the ___ suffix). cfs_rq's min_vruntime was renamed zero_vruntime
- * (6.18, and Debian's 6.12.118).
+ * drops the ___ suffix). zero_vruntime is cfs_rq's min_vruntime as 6.18
+ * and Debian's 6.12.118 name it; a kernel with the old name gets the
+ * leftmost (below): reading either field under a bpf_core_field_exists()
+ * test is not enough, as the compiler computes both fields' offsets
+ * ahead of the test, and the missing one's fails the load.
  */
 struct sched_entity___eevdf {
 	struct load_weight load;
@@ -191,7 +194,6 @@ struct cfs_rq___eevdf {
 	s64 avg_vruntime;
 	u64 avg_load;
 	u64 zero_vruntime;
-	u64 min_vruntime;
 	struct rb_root_cached tasks_timeline;
 	struct sched_entity *curr;
 } __attribute__((preserve_access_index));
@@ -214,9 +216,7 @@ static __always_inline bool eevdf_eligible(struct cfs_rq___eevdf *q,
 	struct sched_entity___eevdf *curr = (void *)BPF_CORE_READ(q, curr);
 	s64 avg = BPF_CORE_READ(q, avg_vruntime);
 	s64 load = BPF_CORE_READ(q, avg_load);
-	u64 zero = bpf_core_field_exists(q->zero_vruntime) ?
-			   BPF_CORE_READ(q, zero_vruntime) :
-			   BPF_CORE_READ(q, min_vruntime);
+	u64 zero = BPF_CORE_READ(q, zero_vruntime);
 
 	if (curr && BPF_CORE_READ(curr, on_rq)) {
 		unsigned long w = BPF_CORE_READ(curr, load.weight);
@@ -239,7 +239,9 @@ static __always_inline bool eevdf_eligible(struct cfs_rq___eevdf *q,
  * EEVDF the tree is ordered by deadline, and what runs is the eligible
  * entity with the earliest deadline: pick_eevdf_waiting()'s heap search,
  * or the leftmost if none is eligible, as the series hands a forced
- * preemption over (bpf_sched_hand_over()). Without FAIR_GROUP_SCHED (no
+ * preemption over (bpf_sched_hand_over()); the leftmost too on an EEVDF
+ * kernel whose cfs_rq fields are named otherwise (6.6 to 6.12 upstream:
+ * min_vruntime; 6.18: sum_w_vruntime). Without FAIR_GROUP_SCHED (no
  * se->cfs_rq), NULL.
  */
 static __always_inline struct sched_entity *waiting_se(struct sched_entity *curr)
@@ -258,9 +260,9 @@ static __always_inline struct sched_entity *waiting_se(struct sched_entity *curr
 	first = node_se(node);
 	se = (void *)first;
 	q = (void *)BPF_CORE_READ(curr, cfs_rq);
-	/* CFS; or a kernel that renamed avg_vruntime (6.18: sum_w_vruntime) */
 	if (!bpf_core_field_exists(se->deadline) ||
-	    !bpf_core_field_exists(q->avg_vruntime))
+	    !bpf_core_field_exists(q->avg_vruntime) ||
+	    !bpf_core_field_exists(q->zero_vruntime))
 		return first;
 	if (eevdf_eligible(q, BPF_CORE_READ(se, vruntime)))
 		return first;
