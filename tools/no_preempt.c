@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 		.doc = doc,
 		.options = options,
 		.parser = parse_opt,
-		.columns = { columns, sizeof(columns) / sizeof(columns[0]) },
+		.columns = { columns, ARRAY_SIZE(columns) },
 		.settings = settings,
 		.open = open_bpf,
 		.destroy = destroy_bpf,

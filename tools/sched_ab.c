@@ -45,7 +45,6 @@
 #define MAX_USER_METRICS 16
 #define MAX_METRICS (MAX_USER_METRICS + 4)
 #define METRIC_NAME_MAX 32
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 extern char **environ;
 

@@ -12,8 +12,7 @@
 
 #include "stats.h"
 #include "tap.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "util.h"
 
 static bool near(double x, double want)
 {

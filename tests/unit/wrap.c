@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 	struct sched_tool t = {
 		.name = "wrap-test",
 		.doc = doc,
-		.columns = { columns, sizeof(columns) / sizeof(columns[0]) },
+		.columns = { columns, ARRAY_SIZE(columns) },
 		.settings = settings,
 	};
 	struct sched_backend b = {

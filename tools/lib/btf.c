@@ -7,6 +7,7 @@
 #include <bpf/libbpf.h>
 
 #include "btf.h"
+#include "util.h"
 
 /* Value of enumerator name in enum enum_name, or -ENOENT. */
 static int enum_value(const struct btf *btf, const char *enum_name,
@@ -88,7 +89,7 @@ const char *sched_btf_func(const struct sched_btf *sb, const char *func)
 
 	if (has_func(sb, func))
 		return func;
-	for (i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(renamed); i++) {
 		if (!strcmp(renamed[i][0], func) && has_func(sb, renamed[i][1]))
 			return renamed[i][1];
 	}

@@ -166,7 +166,7 @@ static int set_traces(struct sched_tool *t, struct bpf_object *obj)
 		const char *sec = bpf_program__section_name(prog), *func = NULL;
 		const char *name;
 
-		for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
 			if (!strncmp(sec, prefixes[i], strlen(prefixes[i])))
 				func = sec + strlen(prefixes[i]);
 		}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "util.h"
 
 static const struct {
 	const char *name;
@@ -123,11 +124,11 @@ int parse_duration(const char *s, __u64 min_ns, __u64 max_ns, __u64 *out_ns,
 		snprintf(err, errlen, "missing unit (ns, us, ms, s, m or h)");
 		return -1;
 	}
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
 		if (!strcmp(unit, units[i].name))
 			break;
 	}
-	if (i == sizeof(units) / sizeof(units[0])) {
+	if (i == ARRAY_SIZE(units)) {
 		snprintf(err, errlen,
 			 "unknown unit '%s' (ns, us, ms, s, m or h)", unit);
 		return -1;
@@ -150,7 +151,7 @@ const char *format_duration(__u64 ns, char *buf, size_t len)
 {
 	int i;
 
-	for (i = sizeof(units) / sizeof(units[0]) - 1; i > 0; i--) {
+	for (i = ARRAY_SIZE(units) - 1; i > 0; i--) {
 		if (ns && ns % units[i].ns == 0)
 			break;
 	}

@@ -16,7 +16,6 @@
 #define NR_PERCENTILES 3
 /* libbpf's warnings held during a load, enough for a verifier message */
 #define LIBBPF_HELD_MAX 8192
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 /* per hook: calls, targets, suppressed, forced */
 #define STATS_PER_HOOK (STAT_WAKEUP_CALLS - STAT_TICK_CALLS)
 

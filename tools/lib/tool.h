@@ -28,6 +28,7 @@
 #include "btf.h"
 #include "cgroup.h"
 #include "launch.h"
+#include "util.h"
 #include "report.h"
 #include "schedbpf.h"
 
