@@ -45,9 +45,10 @@ effect() {
 }
 # report CASE TEXT: the medians and spreads of CASE.
 report() {
-	local k
+	local k n
 
-	diag "$2 ($PROFILE knobs: $(knobs)); median (min..max) of $ROUNDS runs:"
+	n=$(set -- ${P99[$1dry]} && echo $#)
+	diag "$2 ($PROFILE knobs: $(knobs)); median (min..max) of $n runs:"
 	for k in dry pol; do
 		diag "  $([ $k = dry ] && echo '--dry-run   ' || echo 'boost-wakeup')\
  p99 us: tool $(median ${P99[$1$k]}) ($(spread ${P99[$1$k]})),\
@@ -61,17 +62,24 @@ report() {
 # the same side. The tool's p99 is the scheduler's part, wakeup to
 # running, in log2 buckets.
 # not_worse CASE: boosting does not make the target's p99 worse beyond
-# the run-to-run spread: the median of the boosted runs is within the
-# worst --dry-run run (the waker's own), and at most one log2 bucket above
-# the --dry-run median (the tool's).
+# the run-to-run spread. For each of the two p99s, the median of the
+# boosted runs may exceed the worst --dry-run run only if it also stays
+# within the noise seen around --dry-run's median: 1.5x for the waker's
+# (the swing above), one log2 bucket for the tool's. The worst run alone
+# is not a bound: with both sides equal, the median of N runs of one side
+# is above the worst of N of the other with a probability of 20% for
+# N = 3 and 8% for N = 5. The issue's regression (p99 3x worse) fails.
 not_worse() {
-	local dw dmax pw dt pt
+	local dw dmax pw dt dtmax pt
 
 	dw=$(median ${W99[$1dry]}) pw=$(median ${W99[$1pol]})
 	dmax=$(spread ${W99[$1dry]}) dmax=${dmax#*..}
 	dt=$(median ${P99[$1dry]}) pt=$(median ${P99[$1pol]})
-	[ "$dw" -gt 0 ] && [ "$pw" -le "$dmax" ] && [ "$pt" -le $((dt * 2 + 1)) ]
-	ok $? "$PROFILE knobs, $2: boosting does not make the target's p99 worse (waker $dw -> $pw us, worst --dry-run $dmax; tool $dt -> $pt us)"
+	dtmax=$(spread ${P99[$1dry]}) dtmax=${dtmax#*..}
+	[ "$dw" -gt 0 ] &&
+		{ [ "$pw" -le "$dmax" ] || [ $((pw * 2)) -le $((dw * 3)) ]; } &&
+		{ [ "$pt" -le "$dtmax" ] || [ "$pt" -le $((dt * 2 + 1)) ]; }
+	ok $? "$PROFILE knobs, $2: boosting does not make the target's p99 worse (waker $dw -> $pw us, worst --dry-run $dmax; tool $dt -> $pt us, worst $dtmax)"
 }
 
 # better_by CASE FACTOR TEXT: the median boosted p99 (the tool's) is at
@@ -103,7 +111,8 @@ hog=$!
 HOGS=$hog
 WAKE_CMD=(taskset -c 1 "$WAKER" --seconds $SECS --run-us 100)
 CASE=one
-ab_rounds effect
+# five rounds here, where the claim is "no worse": see not_worse
+ROUNDS=$((ROUNDS < 5 ? 5 : ROUNDS)) ab_rounds effect
 report one "a waker (1 ms, 100 us) next to one CPU hog"
 not_worse one "one hog"
 # the worst of its rounds: the floor's own run-to-run spread (4095 to
