@@ -178,8 +178,16 @@ $(TESTBIN)/%: tests/unit/%.c $(LIB_OBJS) | $(TESTBIN)
 
 -include $(wildcard $(OBJ)/*.d $(OBJ)/lib/*.d $(BPFOBJ)/*.d $(TESTBIN)/*.d)
 
-# What the VM tests run besides the tools (build/tests/: schedtest, hog,
-# waker), built against build/kernel: the kernel-tests target.
+# KERNEL=6.12: the 6.12 series (kernel/6.12/), linked as build/kernel-6.12
+# (-distro, -NAME); 6.1 (build/kernel) when not given. kernel/build refuses
+# a series it does not have; kernel/vm-run (make demo) boots the same one.
+KERNEL ?= 6.1
+KERNEL_LINK = $(OUTPUT)/kernel$(if $(filter-out 6.1,$(KERNEL)),-$(KERNEL))
+
+# What the VM tests run besides the tools (build/tests/: hog, waker; and
+# the loaders schedtest and safety, built against the series' own libbpf:
+# build/tests/ for 6.1, build/tests/kernel-6.12/ for KERNEL=6.12): the
+# kernel-tests target.
 -include tests/kernel/build.mk
 # make stress's loader and programs (build/tests/stress/): stress-tests.
 -include tests/stress/build.mk
@@ -188,27 +196,30 @@ check-unit: all $(UNIT_TESTS)
 	prove -r tests/unit
 
 # The whole suite: host tests first (tests/pkg: the tools' package, and
-# the distribution-config kernel's configuration), then one VM boot, on the
-# kernel inside the linux-image .deb that make kernel-deb ships (the same
-# build as build/kernel/bzImage), for everything that needs the hooks.
-# tests/libbpf runs in both: on the host only its host part, the rest
-# skips there.
+# the distribution-config kernel's configuration), then a VM boot per
+# kernel series, each on the kernel inside the linux-image .deb that make
+# kernel-deb ships (the same build as build/kernel*/bzImage), for
+# everything that needs the hooks: 6.1 (CFS) runs tests/kernel,
+# tests/tools and tests/libbpf; 6.12 (EEVDF) tests/kernel and tests/tools,
+# with the same tool binaries. tests/libbpf runs on the host too (only its
+# host part there); it tests the standalone libbpf 1.1 patches, whose
+# program type is 6.1's. Each series' results are printed under its name.
+CHECK_KERNELS ?= 6.1 6.12
 check: DEPS += $(DEB_DEPS)
 check: $(DEPS_CHECK) check-unit
 	$(MAKE) deb
 	prove tests/pkg
-	$(MAKE) kernel
-	$(MAKE) kernel-tests libbpf-patched
+	$(foreach k,$(CHECK_KERNELS),$(MAKE) kernel kernel-tests KERNEL=$(k) &&) true
+	$(MAKE) libbpf-patched
 	prove tests/libbpf
-	@echo '  VM      prove -r tests/kernel tests/tools tests/libbpf'
-	kernel/vm-run --timeout 2400 --deb "$$(ls $(OUTPUT)/kernel/deb/linux-image-*.deb)" \
-		-- env SCHEDBPF_REQUIRE_HOOKS=1 prove -r tests/kernel tests/tools tests/libbpf
-
-# KERNEL=6.12: the 6.12 series (kernel/6.12/), linked as build/kernel-6.12
-# (-distro, -NAME); 6.1 (build/kernel) when not given. kernel/build refuses
-# a series it does not have; kernel/vm-run (make demo) boots the same one.
-KERNEL ?= 6.1
-KERNEL_LINK = $(OUTPUT)/kernel$(if $(filter-out 6.1,$(KERNEL)),-$(KERNEL))
+	@failed=; for k in $(CHECK_KERNELS); do \
+		t="tests/kernel tests/tools"; [ $$k = 6.1 ] && t="$$t tests/libbpf"; \
+		l=$(OUTPUT)/kernel$$([ $$k = 6.1 ] || echo -$$k); \
+		echo "  VM      $$k: prove -r $$t"; \
+		if KERNEL=$$k kernel/vm-run --timeout 2400 --deb "$$(ls $$l/deb/linux-image-*.deb)" \
+			-- env SCHEDBPF_REQUIRE_HOOKS=1 prove -r $$t; \
+		then echo "check: $$k: all passed"; else echo "check: $$k: FAILED"; failed="$$failed $$k"; fi; \
+	done; [ -z "$$failed" ] || { echo "check: failed on$$failed"; exit 1; }
 
 # FLAVOR=NAME: kernel/config/NAME.config merged on top, cached under its
 # own key, linked as build/kernel-NAME (kernel/build-flavour); without it,
@@ -240,11 +251,10 @@ vmlinux.h: kernel
 		format c > include/$(ARCH)/vmlinux.h.tmp
 	$(Q)mv include/$(ARCH)/vmlinux.h.tmp include/$(ARCH)/vmlinux.h
 
-# KERNEL=6.12 runs it on that series; the demo's hog does not depend on
-# the kernel, but kernel-tests' loaders build against build/kernel (6.1).
+# KERNEL=6.12 runs it on that series.
 demo: all
 	$(MAKE) kernel
-	$(if $(wildcard tests/kernel/build.mk),$(MAKE) $(if $(filter 6.1,$(KERNEL)),kernel-tests,build/tests/hog))
+	$(MAKE) kernel-tests
 	KERNEL=$(KERNEL) kernel/vm-run --timeout 1200 -- bench/demo.sh
 
 # bench/overhead.sh: numbers, not a test (make check does not run it). In

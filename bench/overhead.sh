@@ -54,7 +54,7 @@ default_configs() {
 }
 read -r -a CONFIGS <<<"${BENCH_CONFIGS:-$(default_configs | xargs)}"
 read -r -a WORKLOADS <<<"${BENCH_WORKLOADS:-pipe}"
-SCHEDTEST=$ROOT/build/tests/schedtest
+SCHEDTEST=$(kernel_tests_dir)/schedtest
 
 die() { echo "bench: $*" >&2; exit 1; }
 # nothing but none: the bench of a kernel without the series, to compare

@@ -109,6 +109,20 @@ kernel_build_dir() {
 	fi
 }
 
+# kernel_tests_dir: where the loaders schedtest and safety for the running
+# series are (tests/kernel/build.mk): build/tests/ for build/kernel,
+# build/tests/kernel-6.12/ for build/kernel-6.12.
+kernel_tests_dir() {
+	local kb
+
+	kb=$(kernel_build_dir)
+	if [ "$kb" = "$ROOT/build/kernel" ]; then
+		echo "$ROOT/build/tests"
+	else
+		echo "$ROOT/build/tests/${kb##*/}"
+	fi
+}
+
 # The cgroup2 mount point, from mountinfo, or nothing.
 cgroup2_mount() {
 	awk '{ for (i = 1; i <= NF; i++) if ($i == "-") break;

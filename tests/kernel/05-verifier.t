@@ -7,16 +7,16 @@ require_sched_kernel
 plan 6
 
 out=$(mktemp)
-"$T/schedtest" --reject-nongpl >"$out" 2>&1
+"$LOAD/schedtest" --reject-nongpl >"$out" 2>&1
 ok "a non-GPL program is refused" [ $? -eq 0 ]
 ok "... with the GPL message" grep -q "sched programs must have a GPL compatible license" "$out"
 
-"$T/schedtest" --reject-target bpf_sched_entity_to_tgidpid >"$out" 2>&1
+"$LOAD/schedtest" --reject-target bpf_sched_entity_to_tgidpid >"$out" 2>&1
 ok "a bpf_sched_ function outside the hook set is refused" [ $? -eq 0 ]
 ok "... with the hook-set message" \
 	grep -q "points to wrong type name bpf_sched_entity_to_tgidpid" "$out"
 
-"$T/schedtest" --reject-target schedule >"$out" 2>&1
+"$LOAD/schedtest" --reject-target schedule >"$out" 2>&1
 ok "schedule() is refused as a target" [ $? -eq 0 ]
 ok "... with the hook-set message" grep -q "points to wrong type name schedule" "$out"
 rm -f "$out"

@@ -19,7 +19,7 @@ ok "bpftool -j prog show gives type sched" \
 	bash -c "'$BPFTOOL' -j prog show | jq -e 'map(select(.type == \"sched\" and .name == \"tick\")) | length == 1' >/dev/null"
 detach
 ok "after detach, bpftool lists no sched program" no_sched_prog
-"$T/schedtest" --probe >"$out" 2>&1
+"$LOAD/schedtest" --probe >"$out" 2>&1
 ok "libbpf_probe_bpf_prog_type() reports the type supported" grep -qx "probe=1" "$out"
 ok "bpftool feature probe lists the sched program type" \
 	bash -c "'$BPFTOOL' feature probe kernel 2>/dev/null | grep -q 'eBPF program_type sched is available'"

@@ -21,7 +21,7 @@ log_mark
 
 # run PROG: attach PROG for 2 s; its counters in $out.
 run() {
-	"$T/safety" run 2 "$1" >"$out" 2>&1
+	"$LOAD/safety" run 2 "$1" >"$out" 2>&1
 	grep -q '^attached' "$out" || sed 's/^/# /' "$out" >&2
 }
 

@@ -17,11 +17,24 @@ spawn b "$T/hog"
 sleep 0.5
 log_mark
 
+# stop PID: SIGSTOP, and wait until PID has stopped. The signal only takes
+# effect when PID next leaves the kernel; on 6.12 the tick hook also runs
+# at that dequeue (update_curr()), so a program attached or still attached
+# then would count a tick that the pair's window does not cover.
+stop() {
+	kill -STOP "$1"
+	for _ in $(seq 200); do
+		[ "$(awk '{ print $3 }' "/proc/$1/stat")" = T ] && return
+		sleep 0.01
+	done
+	bail "$1 did not stop"
+}
+
 # pair OLD NEW: attach "--tick OLD" then "--tick NEW", both for A; prints
 # A's involuntary switches over 3 s, then the ticks on A each program saw.
 pair() {
 	local n0 n1 old_pid
-	kill -STOP "$a"
+	stop "$a"
 	attach "$old_out" --tick "$1" --target "$a" || return
 	old_pid=$st_pid
 	attach "$new_out" --tick "$2" --target "$a" || return
@@ -29,7 +42,7 @@ pair() {
 	n0=$(nvcsw "$a")
 	sleep 3
 	n1=$(nvcsw "$a")
-	kill -STOP "$a"
+	stop "$a"
 	detach			# the newer one first...
 	st_pid=$old_pid
 	detach

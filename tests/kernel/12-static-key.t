@@ -6,10 +6,10 @@
 # Attaching a program turns every site into a jump to its hook call, and
 # detaching the last one turns them back into NOPs.
 #
-# jump-sites reads build/kernel/vmlinux (the key's __jump_table entries, and
-# every e8 call of a hook in .text) and the running kernel's bytes at each
-# site from /proc/kcore, after checking with /proc/kallsyms that the two are
-# the same build.
+# jump-sites reads the running series' vmlinux ($kbuild/vmlinux: the key's
+# __jump_table entries, and every e8 call of a hook in .text) and the
+# running kernel's bytes at each site from /proc/kcore, after checking
+# with /proc/kallsyms that the two are the same build.
 . "$(dirname "$0")/lib.sh"
 require_sched_kernel
 plan 13
@@ -17,7 +17,7 @@ plan 13
 KEY=bpf_sched_enabled_key
 HOOKS=(bpf_sched_cfs_check_preempt_tick bpf_sched_cfs_check_preempt_wakeup
 	bpf_sched_cfs_wakeup_preempt_entity)
-VMLINUX=$top/build/kernel/vmlinux
+VMLINUX=$kbuild/vmlinux
 out=$TAP_TMP/schedtest
 command -v python3 >/dev/null || bail "python3 missing"
 [ -r "$VMLINUX" ] || bail "$VMLINUX missing: run 'make kernel'"
@@ -58,8 +58,11 @@ one_each() {
 }
 ok "every jump entry of $KEY guards exactly one hook call ($n_calls calls)" one_each
 # in_checks: each hook is called from the function of fair.c that asks it,
-# or from a caller it is inlined into (check_preempt_tick into entity_tick
-# into task_tick_fair; wakeup_preempt_entity into pick_next_entity)
+# or from a caller it is inlined into. CFS (6.1): check_preempt_tick into
+# entity_tick into task_tick_fair; wakeup_preempt_entity into
+# pick_next_entity. EEVDF (6.12): the tick hook in update_curr(), the
+# wakeup hook in check_preempt_wakeup_fair(), the entity hook in
+# pick_eevdf() (kernel/README.md, "Hook mapping on EEVDF").
 in_checks() {
 	awk '$1 == "call" { f = $4; sub(/\+.*/, "", f); print $3, f }' "$TAP_TMP/idle" |
 		while read -r hook func; do
@@ -71,6 +74,9 @@ in_checks() {
 			*_wakeup_preempt_entity:wakeup_preempt_entity) ;;
 			*_wakeup_preempt_entity:pick_next_entity) ;;
 			*_wakeup_preempt_entity:check_preempt_wakeup) ;;
+			*_check_preempt_tick:update_curr) ;;
+			*_check_preempt_wakeup:check_preempt_wakeup_fair) ;;
+			*_wakeup_preempt_entity:pick_eevdf) ;;
 			*) diag "$hook called from $func"; return 1 ;;
 			esac
 		done
@@ -84,7 +90,7 @@ wait_states jmp "$TAP_TMP/one"
 ok "one program attached (the tick hook): every site is a jump to its call" \
 	[ "$(states "$TAP_TMP/one")" = jmp ]
 # a second program: the key counts up, and the first detach keeps it on
-"$T/schedtest" --no-stats --wakeup 0 --entity 0 >"$TAP_TMP/second" 2>&1 &
+"$LOAD/schedtest" --no-stats --wakeup 0 --entity 0 >"$TAP_TMP/second" 2>&1 &
 second=$!
 for _ in $(seq 300); do
 	grep -q '^attached' "$TAP_TMP/second" && break

@@ -1,35 +1,41 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Builds what tests/kernel and tests/workload run, into build/tests/:
-# the schedtest loader against the patched kernel's in-tree libbpf and
-# bpftool (build/kernel, from 'make kernel'), and the workload programs.
-# Included by the top-level Makefile; usable alone as
-#   make -f tests/kernel/build.mk kernel-tests
+# the workload programs, and the loaders schedtest and safety with their
+# skeletons. The loaders test the series' own libbpf and bpftool, whose
+# numbers for the program type differ between series (32 on 6.1, 33 on
+# 6.12), so there is a set per series: against build/kernel (make kernel)
+# in build/tests/, against build/kernel-6.12 (KERNEL=6.12) in
+# build/tests/kernel-6.12/. tests/kernel/lib.sh picks the running
+# kernel's. Included by the top-level Makefile; usable alone as
+#   make -f tests/kernel/build.mk kernel-tests [KERNEL=6.12]
+KERNEL ?= 6.1
 KT_OUT := build/tests
-KT_KERNEL := build/kernel
+KT_KERNEL := build/kernel$(if $(filter-out 6.1,$(KERNEL)),-$(KERNEL))
+KT_LOAD := $(KT_OUT)$(if $(filter-out 6.1,$(KERNEL)),/kernel-$(KERNEL))
 KT_CFLAGS := -O2 -g -Wall -Wextra
 
-kernel-tests: $(KT_OUT)/schedtest $(KT_OUT)/safety $(KT_OUT)/hog $(KT_OUT)/waker
+kernel-tests: $(KT_LOAD)/schedtest $(KT_LOAD)/safety $(KT_OUT)/hog $(KT_OUT)/waker
 
-$(KT_OUT)/vmlinux.h: $(KT_KERNEL)/vmlinux | $(KT_OUT)
+$(KT_LOAD)/vmlinux.h: $(KT_KERNEL)/vmlinux | $(KT_LOAD)
 	$(KT_KERNEL)/bpftool btf dump file $< format c > $@.tmp && mv $@.tmp $@
 
 # schedtest (the hooks' positive tests) and safety (the negative ones): a
 # loader each, with the skeleton of its BPF object.
-$(KT_OUT)/%.bpf.o: tests/kernel/%.bpf.c $(KT_OUT)/vmlinux.h | $(KT_OUT)
-	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(KT_OUT) \
+$(KT_LOAD)/%.bpf.o: tests/kernel/%.bpf.c $(KT_LOAD)/vmlinux.h | $(KT_LOAD)
+	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(KT_LOAD) \
 		-I$(KT_KERNEL)/libbpf/include -c $< -o $@
 
-$(KT_OUT)/%.skel.h: $(KT_OUT)/%.bpf.o
+$(KT_LOAD)/%.skel.h: $(KT_LOAD)/%.bpf.o
 	$(KT_KERNEL)/bpftool gen skeleton $< > $@.tmp && mv $@.tmp $@
 
-$(KT_OUT)/schedtest $(KT_OUT)/safety: $(KT_OUT)/%: tests/kernel/%.c $(KT_OUT)/%.skel.h
-	$(CC) $(KT_CFLAGS) -I$(KT_OUT) -I$(KT_KERNEL)/libbpf/include $< \
+$(KT_LOAD)/schedtest $(KT_LOAD)/safety: $(KT_LOAD)/%: tests/kernel/%.c $(KT_LOAD)/%.skel.h
+	$(CC) $(KT_CFLAGS) -I$(KT_LOAD) -I$(KT_KERNEL)/libbpf/include $< \
 		$(KT_KERNEL)/libbpf/libbpf.a -lelf -lz -o $@
 
 $(KT_OUT)/%: tests/workload/%.c | $(KT_OUT)
 	$(CC) $(KT_CFLAGS) $< -o $@
 
-$(KT_OUT):
+$(sort $(KT_OUT) $(KT_LOAD)):
 	mkdir -p $@
 
 .PHONY: kernel-tests

@@ -10,6 +10,9 @@ T=$top/build/tests
 # bpftool, vmlinux
 kbuild=$(kernel_build_dir)
 BPFTOOL=$kbuild/bpftool
+# the loaders schedtest and safety, built against that series' libbpf
+# (tests/kernel/build.mk): build/tests/ for 6.1, build/tests/kernel-6.12/
+LOAD=$(kernel_tests_dir)
 CPU=1		# the workloads' CPU; the test scripts run on the other
 pids=()
 
@@ -37,7 +40,8 @@ trap cleanup EXIT
 
 require_sched_kernel() {
 	[ "$(id -u)" -eq 0 ] || bail "must run as root (under kernel/vm-run)"
-	[ -x "$T/schedtest" ] || bail "$T/schedtest missing: run 'make kernel-tests'"
+	[ -x "$LOAD/schedtest" ] ||
+		bail "$LOAD/schedtest missing: run 'make kernel-tests KERNEL=$(uname -r | cut -d. -f1,2)'"
 	grep -q bpf_sched_cfs_check_preempt_tick /proc/kallsyms ||
 		bail "not the Scheduler BPF kernel: run under kernel/vm-run"
 	[ "$(nproc)" -ge 2 ] || bail "needs 2 CPUs"
@@ -70,7 +74,7 @@ nvcsw() { awk '/^nonvoluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"; }
 attach() {
 	local out=$1 i
 	shift
-	"$T/schedtest" "$@" >"$out" 2>&1 &
+	"$LOAD/schedtest" "$@" >"$out" 2>&1 &
 	st_pid=$!
 	for i in $(seq 300); do
 		grep -q '^attached' "$out" && return 0

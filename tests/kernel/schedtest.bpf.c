@@ -20,6 +20,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 
 extern u64 bpf_sched_entity_to_tgidpid(struct sched_entity *se) __ksym;
 extern u64 bpf_sched_entity_to_cgrpid(struct sched_entity *se) __ksym;
@@ -43,6 +44,7 @@ __u64 calls_entity, hits_entity;
 __u64 wakeups_seen, wakeups_preempting;
 __u64 next_is_wakee, next_is_other;
 __u64 forced_ticks, forced_kept;
+__u64 picks_asked, picks_obeyed;
 
 struct kf_record {
 	u64 tgidpid;
@@ -124,6 +126,29 @@ struct {
 	__type(value, u32);
 } tick_forced SEC(".maps");
 
+/*
+ * What a forced tick left behind for the next pick: on CFS (6.1) curr is
+ * the skip buddy; on EEVDF (6.12) the series marks the next buddy it
+ * nominated (cfs_rq->bpf_forced_next). The loader is built per series,
+ * but each vmlinux.h has only one of the fields: CO-RE flavours.
+ */
+struct cfs_rq___cfs {
+	struct sched_entity *skip;
+} __attribute__((preserve_access_index));
+
+struct cfs_rq___eevdf {
+	bool bpf_forced_next;
+} __attribute__((preserve_access_index));
+
+static bool handover_pending(struct sched_entity *curr)
+{
+	void *cfs_rq = BPF_CORE_READ(curr, cfs_rq);
+
+	if (bpf_core_field_exists(struct cfs_rq___cfs, skip))
+		return BPF_CORE_READ((struct cfs_rq___cfs *)cfs_rq, skip) == curr;
+	return BPF_CORE_READ((struct cfs_rq___eevdf *)cfs_rq, bpf_forced_next);
+}
+
 SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(tick, struct sched_entity *curr, unsigned long delta_exec)
 {
@@ -142,11 +167,11 @@ int BPF_PROG(tick, struct sched_entity *curr, unsigned long delta_exec)
 	if (cfg_ret_tick > 0 && forced) {
 		__sync_fetch_and_add(&forced_ticks, 1);
 		/*
-		 * Still the skip buddy the last forced tick made it: no pick
+		 * The last forced tick's hand-over still pending: no pick
 		 * since, as when the emulator delivers two ticks before the
 		 * CPU could switch. Only a pick that chose it again counts.
 		 */
-		if (*forced == (u32)id && curr->cfs_rq->skip != curr)
+		if (*forced == (u32)id && !handover_pending(curr))
 			__sync_fetch_and_add(&forced_kept, 1);
 		*forced = (u32)id;
 	}
@@ -175,14 +200,48 @@ int BPF_PROG(wakeup, struct task_struct *curr, struct task_struct *p)
 	return cfg_ret_wakeup;
 }
 
+/*
+ * EEVDF (6.12) asks the entity hook inside pick_eevdf(): this CPU's last
+ * non-zero answer for a pair, the entity it asked to run, until
+ * fexit/pick_eevdf compares it with what pick_eevdf() returned.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u64);
+} pick_wanted SEC(".maps");
+
 SEC("sched/cfs_wakeup_preempt_entity")
 int BPF_PROG(entity, struct sched_entity *curr, struct sched_entity *se)
 {
+	u32 zero = 0;
+	u64 *want;
+
 	__sync_fetch_and_add(&calls_entity, 1);
 	if (no_targets() || !is_pair(bpf_sched_entity_to_tgidpid(curr), bpf_sched_entity_to_tgidpid(se)))
 		return 0;
 	__sync_fetch_and_add(&hits_entity, 1);
+	want = bpf_map_lookup_elem(&pick_wanted, &zero);
+	if (want && cfg_ret_entity)
+		*want = (u64)(cfg_ret_entity < 0 ? curr : se);
 	return cfg_ret_entity;
+}
+
+/* --observe-picks, EEVDF only: did pick_eevdf() follow the answer? */
+SEC("fexit/pick_eevdf")
+int BPF_PROG(pick_exit, struct cfs_rq *cfs_rq, struct sched_entity *ret)
+{
+	u32 zero = 0;
+	u64 *want = bpf_map_lookup_elem(&pick_wanted, &zero);
+
+	if (!want || !*want)
+		return 0;
+	__sync_fetch_and_add(&picks_asked, 1);
+	if (*want == (u64)ret)
+		__sync_fetch_and_add(&picks_obeyed, 1);
+	*want = 0;
+	return 0;
 }
 
 SEC("sched/cfs_check_preempt_tick")

@@ -2,8 +2,8 @@
 /*
  * schedtest - load and attach the test programs of schedtest.bpf.c for the
  * tests in tests/kernel/. Built against the in-tree libbpf of the patched
- * kernel (build/kernel/libbpf), so SEC("sched/...") and the skeleton's
- * attach are the series' own.
+ * kernel's series (build/kernel/libbpf, build/kernel-6.12/libbpf), so
+ * SEC("sched/...") and the skeleton's attach are the series' own.
  *
  * Attach mode: attach what the options ask for, print "attached", wait for
  * SIGINT or SIGTERM, print the counters as key=value lines, detach, wait
@@ -23,6 +23,11 @@
  *
  * --all makes every task a target and every wakeup a pair; --curr 0 (the
  * default) with --wakee W pairs W with whatever runs where it wakes.
+ *
+ * --observe-picks (EEVDF): an fexit on pick_eevdf(), which asks the entity
+ * hook, counts the calls in which the entity program answered non-zero for
+ * a pair (picks_asked) and those that returned the entity it asked for
+ * (picks_obeyed).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -126,6 +131,8 @@ static void print_counters(struct schedtest_bpf *skel, const char *sfx)
 	P(next_is_other);
 	P(forced_ticks);
 	P(forced_kept);
+	P(picks_asked);
+	P(picks_obeyed);
 #undef P
 }
 
@@ -153,6 +160,35 @@ static void print_kfuncs(struct schedtest_bpf *skel)
 	}
 }
 
+/*
+ * The observers are written for CFS's check_preempt_wakeup(); 6.7 renamed
+ * it check_preempt_wakeup_fair() with the same arguments (EEVDF, 6.12).
+ * Attach them to whichever the running kernel has.
+ */
+static int retarget_cpw(struct schedtest_bpf *skel)
+{
+	static const char *const names[] = { "check_preempt_wakeup_fair",
+					     "check_preempt_wakeup" };
+	struct btf *btf = btf__load_vmlinux_btf();
+	const char *fn = NULL;
+	unsigned int i;
+
+	for (i = 0; btf && !fn && i < sizeof(names) / sizeof(names[0]); i++)
+		if (btf__find_by_name_kind(btf, names[i], BTF_KIND_FUNC) > 0)
+			fn = names[i];
+	btf__free(btf);
+	if (!fn) {
+		fprintf(stderr, "schedtest: no check_preempt_wakeup(_fair) in the kernel's BTF\n");
+		return -1;
+	}
+	if (bpf_program__set_attach_target(skel->progs.cpw_enter, 0, fn) ||
+	    bpf_program__set_attach_target(skel->progs.cpw_exit, 0, fn)) {
+		fprintf(stderr, "schedtest: attach target %s: %s\n", fn, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -163,6 +199,7 @@ int main(int argc, char **argv)
 		{ "wakee", required_argument, NULL, 'W' },
 		{ "curr", required_argument, NULL, 'C' },
 		{ "observe-wakeups", no_argument, NULL, 'o' },
+		{ "observe-picks", no_argument, NULL, 'p' },
 		{ "kfunc-probe", required_argument, NULL, 'k' },
 		{ "after-detach", required_argument, NULL, 'a' },
 		{ "reject-nongpl", no_argument, NULL, 'N' },
@@ -173,6 +210,7 @@ int main(int argc, char **argv)
 		{}
 	};
 	bool tick = false, wakeup = false, entity = false, observe = false, kfunc = false;
+	bool picks = false;
 	bool all = false, stats = true;
 	int ret_tick = 0, ret_wakeup = 0, ret_entity = 0, ntargets = 0, nprobes = 0;
 	long wakee = 0, curr = 0, after = 1;
@@ -195,6 +233,7 @@ int main(int argc, char **argv)
 		case 'W': wakee = num("--wakee", optarg); break;
 		case 'C': curr = num("--curr", optarg); break;
 		case 'o': observe = true; break;
+		case 'p': picks = true; break;
 		case 'A': all = true; break;
 		case 'S': stats = false; break;
 		case 'k':
@@ -236,6 +275,9 @@ int main(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.cpw_exit, observe);
 	bpf_program__set_autoload(skel->progs.cpw_resched, observe);
 	bpf_program__set_autoload(skel->progs.cpw_switch, observe);
+	bpf_program__set_autoload(skel->progs.pick_exit, picks);
+	if (observe && retarget_cpw(skel))
+		return 1;
 	if (schedtest_bpf__load(skel)) {
 		fprintf(stderr, "schedtest: load: %s\n", strerror(errno));
 		return 1;
@@ -266,8 +308,10 @@ int main(int argc, char **argv)
 	bpf_link__destroy(skel->links.cpw_exit);
 	bpf_link__destroy(skel->links.cpw_resched);
 	bpf_link__destroy(skel->links.cpw_switch);
+	bpf_link__destroy(skel->links.pick_exit);
 	skel->links.cpw_enter = skel->links.cpw_exit = NULL;
 	skel->links.cpw_resched = skel->links.cpw_switch = NULL;
+	skel->links.pick_exit = NULL;
 	schedtest_bpf__detach(skel);
 	print_counters(skel, "");
 	print_kfuncs(skel);

@@ -3,15 +3,15 @@
 # tests/kernel's programs, into build/tests/stress/: the cycle loader against
 # the patched kernel's in-tree libbpf (like schedtest), the all-suppress
 # sched program, and the text_poke controls (plain tp_btf/fentry; the sched
-# hooks alone, returning 0). Reuses tests/kernel's
-# build/tests/vmlinux.h. Included by the top-level Makefile.
+# hooks alone, returning 0). Reuses tests/kernel's vmlinux.h (of the 6.1
+# series: make stress runs on 6.1). Included by the top-level Makefile.
 ST_OUT := $(KT_OUT)/stress
 
 stress-tests: kernel-tests $(ST_OUT)/cycle $(ST_OUT)/allsuppress.bpf.o $(ST_OUT)/noop.bpf.o \
 	$(ST_OUT)/plain.bpf.o
 
-$(ST_OUT)/%.bpf.o: tests/stress/%.bpf.c $(KT_OUT)/vmlinux.h | $(ST_OUT)
-	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(KT_OUT) \
+$(ST_OUT)/%.bpf.o: tests/stress/%.bpf.c $(KT_LOAD)/vmlinux.h | $(ST_OUT)
+	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(KT_LOAD) \
 		-I$(KT_KERNEL)/libbpf/include -c $< -o $@
 
 $(ST_OUT)/cycle: tests/stress/cycle.c $(KT_KERNEL)/libbpf/libbpf.a | $(ST_OUT)
