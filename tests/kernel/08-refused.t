@@ -6,7 +6,7 @@
 # verifier speaks, its message; each beside an accepted control.
 . "$(dirname "$0")/lib.sh"
 require_sched_kernel
-plan 36
+plan 39
 
 out=$(mktemp)
 S=$LOAD/safety
@@ -83,6 +83,21 @@ refused "bpf_for_each_map_elem: refused" 22 "$nohelper bpf_for_each_map_elem" --
 refused "a map holding a bpf_timer: refused" 22 "sched programs cannot use bpf_timer" -- \
 	load uses_timer_map
 accepted "bpf_spin_lock: allowed (a short section that calls nothing)" load uses_spin_lock
+
+# What 6.12 added that loops or waits: may_goto (an unknown opcode on
+# 6.1), a bpf_wq in a map value, open-coded iterators (the programs exist
+# in the 6.12 series' build of safety only).
+refused "may_goto: refused" 22 \
+	'\(unknown opcode e5\|sched programs cannot use may_goto\)' -- may-goto
+if grep -qw bpf_iter_num_new /proc/kallsyms; then
+	refused "a map holding a bpf_wq: refused" 22 \
+		"sched programs cannot use bpf_timer or bpf_wq" -- load uses_wq_map
+	refused "an open-coded iterator (bpf_iter_num_new): refused" 13 \
+		"sched programs cannot use open-coded iterators" -- load uses_iter
+else
+	skip "bpf_wq: this kernel has none"
+	skip "open-coded iterators: this kernel has none"
+fi
 
 # Extensions would run in a sched program's place without its checks.
 refused "freplace of a sched program's function: refused" 22 \

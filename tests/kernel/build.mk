@@ -13,8 +13,11 @@ KT_OUT := build/tests
 KT_KERNEL := build/kernel$(if $(filter-out 6.1,$(KERNEL)),-$(KERNEL))
 KT_LOAD := $(KT_OUT)$(if $(filter-out 6.1,$(KERNEL)),/kernel-$(KERNEL))
 KT_CFLAGS := -O2 -g -Wall -Wextra
+# the BPF programs of a series beyond 6.1 may use what it added
+KT_BPF_DEFS := $(if $(filter-out 6.1,$(KERNEL)),-DSERIES_$(subst .,_,$(KERNEL)))
 
-kernel-tests: $(KT_LOAD)/schedtest $(KT_LOAD)/safety $(KT_OUT)/hog $(KT_OUT)/waker
+kernel-tests: $(KT_LOAD)/schedtest $(KT_LOAD)/safety $(KT_OUT)/hog $(KT_OUT)/waker \
+	$(KT_OUT)/slice
 
 $(KT_LOAD)/vmlinux.h: $(KT_KERNEL)/vmlinux | $(KT_LOAD)
 	$(KT_KERNEL)/bpftool btf dump file $< format c > $@.tmp && mv $@.tmp $@
@@ -22,7 +25,7 @@ $(KT_LOAD)/vmlinux.h: $(KT_KERNEL)/vmlinux | $(KT_LOAD)
 # schedtest (the hooks' positive tests) and safety (the negative ones): a
 # loader each, with the skeleton of its BPF object.
 $(KT_LOAD)/%.bpf.o: tests/kernel/%.bpf.c $(KT_LOAD)/vmlinux.h | $(KT_LOAD)
-	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(KT_LOAD) \
+	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 $(KT_BPF_DEFS) -I$(KT_LOAD) \
 		-I$(KT_KERNEL)/libbpf/include -c $< -o $@
 
 $(KT_LOAD)/%.skel.h: $(KT_LOAD)/%.bpf.o

@@ -178,6 +178,51 @@ int BPF_PROG(uses_timer_map, struct sched_entity *curr, unsigned long delta_exec
 	return 0;
 }
 
+#ifdef SERIES_6_12
+/*
+ * What BPF gained between 6.1 and 6.12 that would wait or loop under the
+ * runqueue lock (built for the 6.12 series only: tests/kernel/build.mk).
+ * A bpf_wq in a map value: deleting the element cancels the work item.
+ */
+struct wq_val {
+	struct bpf_wq w;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct wq_val);
+} wqs SEC(".maps");
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(uses_wq_map, struct sched_entity *curr, unsigned long delta_exec)
+{
+	u32 key = 0;
+
+	bpf_map_delete_elem(&wqs, &key);
+	return 0;
+}
+
+/* An open-coded iterator: a loop of up to 2^31 steps. */
+extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __ksym;
+extern int *bpf_iter_num_next(struct bpf_iter_num *it) __ksym;
+extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __ksym;
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(uses_iter, struct sched_entity *curr, unsigned long delta_exec)
+{
+	struct bpf_iter_num it;
+	int n = 0;
+
+	bpf_iter_num_new(&it, 0, 1000);
+	while (bpf_iter_num_next(&it))
+		n++;
+	bpf_iter_num_destroy(&it);
+	return n > 1000;
+}
+#endif
+
 struct lock_val {
 	struct bpf_spin_lock lock;
 	u64 n;

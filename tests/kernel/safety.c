@@ -20,6 +20,8 @@
  *                             PROG, and put PROG into jmp[0]
  *   safety freplace           load ext_target, then ext_replace as an
  *                             extension of its global function sched_sub
+ *   safety may-goto           a program with a may_goto (6.12's bounded
+ *                             loop instruction; an unknown opcode on 6.1)
  *   safety run SECONDS PROG.. attach PROGs, wait, print the kf_* counters
  *
  * Loads and updates print "loaded"/"refused errno=N" (the verifier log
@@ -50,7 +52,8 @@ static char vlog[65536];
 static int usage(void)
 {
 	fprintf(stderr, "usage: safety load PROG | ret CASE | attach-type N | "
-			"link FIELD | tailcall PROG | freplace | run SECONDS PROG...\n");
+			"link FIELD | tailcall PROG | freplace | may-goto | "
+			"run SECONDS PROG...\n");
 	return 2;
 }
 
@@ -135,6 +138,21 @@ static int ret_case(const char *c)
 	}
 	fprintf(stderr, "safety: ret: unknown case '%s'\n", c);
 	return 2;
+}
+
+/* BPF_JMP | BPF_JCOND with src_reg BPF_MAY_GOTO (0): "may_goto +1" */
+static int may_goto_case(void)
+{
+	const struct bpf_insn insns[] = {
+		MOV64(0),
+		{ .code = BPF_JMP | 0xe0, .off = 1 },
+		MOV64(0),
+		EXIT,
+	};
+	int fd = load_raw(insns, 4, "GPL", BPF_SCHED, hook_btf_id(), 0);
+
+	report(fd < 0 ? -fd : 0, vlog);
+	return 0;
 }
 
 static int attach_type_case(const char *c)
@@ -265,6 +283,8 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "freplace"))
 		return freplace_case();
+	if (argc == 2 && !strcmp(argv[1], "may-goto"))
+		return may_goto_case();
 	if (argc < 3)
 		return usage();
 	if (!strcmp(argv[1], "ret"))
