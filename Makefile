@@ -71,7 +71,8 @@ DEB_DEPS := dpkg-dev debhelper lintian
 
 .DEFAULT_GOAL := all
 .PHONY: all deps help install uninstall clean check check-unit demo bench \
-	stress bench-real kernel kernel-deb deb vmlinux.h format libbpf-patched
+	stress bench-real bench-eevdf kernel kernel-deb deb vmlinux.h format \
+	libbpf-patched
 
 all: $(TOOL_BINS) $(MAN_PAGES)
 
@@ -88,6 +89,8 @@ help:
 	@echo '             under --icount (BENCH_BOOTS=3 BENCH_CPUS=2 ROUNDS=5)'
 	@echo '  bench-real nginx and redis-server beside a CPU hog, A/B of each tool'
 	@echo '             through sched-ab, in the VM (REAL_ROUNDS=6)'
+	@echo '  bench-eevdf each tool beside EEVDF'"'"'s own knobs (sched_runtime slices,'
+	@echo '             SCHED_BATCH/IDLE, nice) on the 6.12 kernel (ROUNDS=3 SECS=3)'
 	@echo '  stress     tests/stress/run on the debug kernel under multi-threaded'
 	@echo '             TCG: attach/detach cycles, SIGKILL, cgroup removal, the'
 	@echo '             kernel bound on suppression; fails on any splat (not in'
@@ -277,6 +280,16 @@ bench: $(DEPS_CHECK) all
 			BENCH_OUT=$(OUTPUT)/bench/boot-$$b.tsv bench/overhead.sh || exit; \
 	done
 	bench/report $(OUTPUT)/bench/boot-*.tsv
+
+# bench/eevdf.sh: each tool's scenario beside EEVDF's own knobs (a task's
+# sched_runtime slice, the competitor's policy), ratios to nothing, one
+# boot; KERNEL=6.12 (default here), or 6.1 for the tools alone. Numbers,
+# not a test. ROUNDS and SECS reach the guest.
+bench-eevdf: KERNEL = 6.12
+bench-eevdf: $(DEPS_CHECK) all
+	$(MAKE) kernel kernel-tests KERNEL=$(KERNEL)
+	KERNEL=$(KERNEL) kernel/vm-run --cpus 2 --timeout 3600 -- \
+		env $(if $(ROUNDS),ROUNDS=$(ROUNDS)) $(if $(SECS),SECS=$(SECS)) bench/eevdf.sh
 
 # bench/real/run: nginx and redis-server next to a CPU hog, each tool A/B
 # through sched-ab (numbers, not a test; make check does not run it).
