@@ -70,7 +70,7 @@ DEPS_CHECK := $(if $(NO_DEPS),,deps)
 DEB_DEPS := dpkg-dev debhelper lintian
 
 .DEFAULT_GOAL := all
-.PHONY: all deps help install uninstall clean check check-unit demo bench \
+.PHONY: all deps help install uninstall clean check check-unit check-vm demo bench \
 	stress bench-real bench-eevdf kernel kernel-deb deb vmlinux.h format \
 	libbpf-patched
 
@@ -216,13 +216,16 @@ check: $(DEPS_CHECK) check-unit
 	$(MAKE) libbpf-patched
 	prove tests/libbpf
 	@failed=; for k in $(CHECK_KERNELS); do \
-		t="tests/kernel tests/tools"; [ $$k = 6.1 ] && t="$$t tests/libbpf"; \
-		l=$(OUTPUT)/kernel$$([ $$k = 6.1 ] || echo -$$k); \
-		echo "  VM      $$k: prove -r $$t"; \
-		if KERNEL=$$k kernel/vm-run --timeout 2400 --deb "$$(ls $$l/deb/linux-image-*.deb)" \
-			-- env SCHEDBPF_REQUIRE_HOOKS=1 prove -r $$t; \
+		if $(MAKE) --no-print-directory check-vm KERNEL=$$k; \
 		then echo "check: $$k: all passed"; else echo "check: $$k: FAILED"; failed="$$failed $$k"; fi; \
 	done; [ -z "$$failed" ] || { echo "check: failed on$$failed"; exit 1; }
+
+# check's VM part on one series (KERNEL), booted from its linux-image .deb.
+VM_TESTS = tests/kernel tests/tools $(if $(filter 6.1,$(KERNEL)),tests/libbpf)
+check-vm:
+	@echo '  VM      $(KERNEL): prove -r $(VM_TESTS)'
+	KERNEL=$(KERNEL) kernel/vm-run --timeout 2400 --deb "$$(ls $(KERNEL_LINK)/deb/linux-image-*.deb)" \
+		-- env SCHEDBPF_REQUIRE_HOOKS=1 prove -r $(VM_TESTS)
 
 # FLAVOR=NAME: kernel/config/NAME.config merged on top, cached under its
 # own key, linked as build/kernel-NAME (kernel/build-flavour); without it,

@@ -31,9 +31,11 @@ $(KT_LOAD)/%.bpf.o: tests/kernel/%.bpf.c $(KT_LOAD)/vmlinux.h | $(KT_LOAD)
 $(KT_LOAD)/%.skel.h: $(KT_LOAD)/%.bpf.o
 	$(KT_KERNEL)/bpftool gen skeleton $< > $@.tmp && mv $@.tmp $@
 
+# schedtest finds the observers' function as the tools do: tools/lib/btf.c
+$(KT_LOAD)/schedtest: tools/lib/btf.c tools/lib/btf.h
 $(KT_LOAD)/schedtest $(KT_LOAD)/safety: $(KT_LOAD)/%: tests/kernel/%.c $(KT_LOAD)/%.skel.h
-	$(CC) $(KT_CFLAGS) -I$(KT_LOAD) -I$(KT_KERNEL)/libbpf/include $< \
-		$(KT_KERNEL)/libbpf/libbpf.a -lelf -lz -o $@
+	$(CC) $(KT_CFLAGS) -I$(KT_LOAD) -Itools/lib -I$(KT_KERNEL)/libbpf/include \
+		$(filter %.c,$^) $(KT_KERNEL)/libbpf/libbpf.a -lelf -lz -o $@
 
 $(KT_OUT)/%: tests/workload/%.c | $(KT_OUT)
 	$(CC) $(KT_CFLAGS) $< -o $@

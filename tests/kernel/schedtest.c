@@ -39,6 +39,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "btf.h"
 #include "schedtest.skel.h"
 
 #define NR_TARGETS 4
@@ -161,32 +162,31 @@ static void print_kfuncs(struct schedtest_bpf *skel)
 }
 
 /*
- * The observers are written for CFS's check_preempt_wakeup(); 6.7 renamed
- * it check_preempt_wakeup_fair() with the same arguments (EEVDF, 6.12).
- * Attach them to whichever the running kernel has.
+ * The observers name CFS's check_preempt_wakeup(), which 6.7 renamed
+ * check_preempt_wakeup_fair() (EEVDF, 6.12): attach them to whichever the
+ * running kernel has, as the tools do (sched_btf_func(), tools/lib/btf.c).
  */
 static int retarget_cpw(struct schedtest_bpf *skel)
 {
-	static const char *const names[] = { "check_preempt_wakeup_fair",
-					     "check_preempt_wakeup" };
-	struct btf *btf = btf__load_vmlinux_btf();
-	const char *fn = NULL;
-	unsigned int i;
+	struct sched_btf sb;
+	const char *fn;
+	char err[256];
+	int ret = -1;
 
-	for (i = 0; btf && !fn && i < sizeof(names) / sizeof(names[0]); i++)
-		if (btf__find_by_name_kind(btf, names[i], BTF_KIND_FUNC) > 0)
-			fn = names[i];
-	btf__free(btf);
-	if (!fn) {
+	if (sched_btf_load(&sb, NULL, err, sizeof(err))) {
+		fprintf(stderr, "schedtest: %s\n", err);
+		return -1;
+	}
+	fn = sched_btf_func(&sb, "check_preempt_wakeup");
+	if (!fn)
 		fprintf(stderr, "schedtest: no check_preempt_wakeup(_fair) in the kernel's BTF\n");
-		return -1;
-	}
-	if (bpf_program__set_attach_target(skel->progs.cpw_enter, 0, fn) ||
-	    bpf_program__set_attach_target(skel->progs.cpw_exit, 0, fn)) {
+	else if (bpf_program__set_attach_target(skel->progs.cpw_enter, 0, fn) ||
+		 bpf_program__set_attach_target(skel->progs.cpw_exit, 0, fn))
 		fprintf(stderr, "schedtest: attach target %s: %s\n", fn, strerror(errno));
-		return -1;
-	}
-	return 0;
+	else
+		ret = 0;
+	sched_btf_free(&sb);
+	return ret;
 }
 
 int main(int argc, char **argv)
