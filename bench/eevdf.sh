@@ -113,5 +113,5 @@ scenario waker-one "p99_us" boost-wakeup \
 	$(knob slice:100 comp:batch comp:idle comp:nice19)
 scenario waker-nest "p99_us" boost-wakeup \
 	$(knob slice:100 comp:idle comp:nice19)
-scenario isol "runs outsider_p99_us" cgroup-isolate \
+scenario isol "runs outsider_p99_us" cgroup-isolate:--min-run,20ms \
 	$(knob slice:20000 comp:batch comp:nice19)

@@ -47,7 +47,7 @@
 #include "wakeup.bpf.h"
 
 const volatile bool cfg_preempt_outsiders = false;
-const volatile __u64 cfg_min_run_ns = 20000000;
+const volatile __u64 cfg_min_run_ns = 100000000;
 
 CROSS_WAKEUP_HOOKS(cgroup_isolate, cfg_preempt_outsiders, true, LEAD_UNBOUNDED)
 

@@ -8,7 +8,7 @@
 #include "tool.h"
 #include "cgroup_isolate.skel.h"
 
-#define MIN_RUN_DEFAULT_NS (20 * NSEC_PER_MSEC)
+#define MIN_RUN_DEFAULT_NS (100 * NSEC_PER_MSEC)
 #define MIN_RUN_MIN_NS NSEC_PER_MSEC
 /* kernel.sched_bpf_max_suppress_ms's range; its value caps --min-run */
 #define MIN_RUN_MAX_NS (10 * NSEC_PER_SEC)
@@ -43,8 +43,9 @@ static const struct argp_option options[] = {
 	{ "min-run", 'm', "DURATION", 0,
 	  "Keep outsiders from preempting an insider until it has run "
 	  "DURATION without a break for an outsider (1ms to 10s; default "
-	  "20ms): outsiders wait at most that long for the CPU, and preempt "
-	  "it at most 1s/DURATION times a second. The kernel's "
+	  "100ms, as no-preempt's --max-run): outsiders wait at most that "
+	  "long for the CPU, and preempt it at most 1s/DURATION times a "
+	  "second. The kernel's "
 	  "kernel.sched_bpf_max_suppress_ms (250ms by default) caps it." },
 	{},
 };
