@@ -86,7 +86,7 @@ help:
 	@echo '  demo       no-preempt --dry-run against no-preempt, in the VM'
 	@echo '  bench      what the hooks and tools cost perf bench sched pipe and'
 	@echo '             messaging (BENCH_WORKLOADS), as ratios to nothing attached, in the VM'
-	@echo '             under --icount (BENCH_BOOTS=3 BENCH_CPUS=2 ROUNDS=5)'
+	@echo '             under --icount (BENCH_BOOTS=3 ROUNDS=5; BENCH_CPUS=2: plain TCG)'
 	@echo '  bench-real nginx and redis-server beside a CPU hog, A/B of each tool'
 	@echo '             through sched-ab, in the VM (REAL_ROUNDS=6)'
 	@echo '  bench-eevdf each tool beside EEVDF'"'"'s own knobs (sched_runtime slices,'
@@ -264,8 +264,9 @@ demo: all
 	KERNEL=$(KERNEL) kernel/vm-run --timeout 1200 -- bench/demo.sh
 
 # bench/overhead.sh: numbers, not a test (make check does not run it). In
-# BENCH_BOOTS boots of BENCH_CPUS vCPUs under --icount (the guest's clock
-# counts instructions, so the host's load does not show), each boot's
+# BENCH_BOOTS boots of BENCH_CPUS vCPUs, one under --icount (the guest's
+# clock counts instructions, so the host's load does not show), more under
+# plain TCG (icount does not boot an SMP guest: kernel/vm-run), each boot's
 # results in $(OUTPUT)/bench/; bench/report tables them all at the end.
 # Every BENCH_* variable and ROUNDS, WARMUP, PIPE_LOOPS, MSG_* reach the
 # guest.
@@ -277,9 +278,9 @@ bench: $(DEPS_CHECK) all
 	$(MAKE) kernel-tests
 	$(Q)mkdir -p $(OUTPUT)/bench && rm -f $(OUTPUT)/bench/boot-*.tsv
 	for b in $$(seq $(BENCH_BOOTS)); do \
-		kernel/vm-run --icount --cpus $(BENCH_CPUS) --timeout 2400 -- \
+		kernel/vm-run $(if $(filter 1,$(BENCH_CPUS)),--icount) --cpus $(BENCH_CPUS) --timeout 2400 -- \
 			env $(foreach v,$(sort $(filter BENCH_% ROUNDS WARMUP \
-			PIPE_LOOPS MSG_%,$(.VARIABLES))),$(v)=$($(v))) \
+			PIPE_LOOPS MSG_%,$(.VARIABLES))),$(v)='$($(v))') \
 			BENCH_OUT=$(OUTPUT)/bench/boot-$$b.tsv bench/overhead.sh || exit; \
 	done
 	bench/report $(OUTPUT)/bench/boot-*.tsv
@@ -316,7 +317,7 @@ stress: $(DEPS_CHECK) all
 	$(MAKE) stress-tests
 	kernel/vm-run --flavor debug --mttcg --cpus $(STRESS_CPUS) --mem 4G \
 		--timeout $(STRESS_TIMEOUT) -- env $(foreach v,$(sort \
-		$(filter STRESS_%,$(.VARIABLES))),$(v)=$($(v))) tests/stress/run
+		$(filter STRESS_%,$(.VARIABLES))),$(v)='$($(v))') tests/stress/run
 
 # The tools as a Debian package, schedbpf-tools (debian/): built by
 # dpkg-buildpackage in a copy of this tree under $(OUTPUT)/deb/ (it writes

@@ -11,10 +11,16 @@
  * task, so they agree.
  *
  * Both run on every event, for every task, so a non-target must cost as
- * little as possible: a task is under a -c cgroup of level L if its cgroup
- * is at level L or deeper and its ancestor at level L is that cgroup
- * (cgroup->ancestors[], 6.0 on): a few loads, whatever the depth. The pid
- * maps are looked up only when there are -p processes or a command's tree.
+ * little as possible: a cgroup above the highest -c cgroup (the lowest
+ * level) is decided with one load; below it, the walk up to that level is
+ * two direct loads a level, no helper call. The pid maps are looked up only
+ * when there are -p processes or a command's tree. An entity the hook gets
+ * without its task (the entity hook's) is judged by its task group where
+ * every -c cgroup has one (the cpu controller is on for it): its tasks
+ * queue on that group's runqueues, so the group's cgroup is a -c cgroup or
+ * below one exactly when the task's is. Only otherwise, and for -p and a
+ * command's tree, does it take the kfuncs, whose every read is a
+ * get_kernel_nofault().
  */
 #ifndef SCHEDBPF_TARGET_BPF_H
 #define SCHEDBPF_TARGET_BPF_H
@@ -90,16 +96,18 @@ static __always_inline bool cgrp_id_is_target(u64 id)
 }
 
 /*
- * Walk up from cgrp with CO-RE reads: before 6.0 (cgroup->ancestor_ids[]
- * instead of ancestors[]), and for a cgroup pointer the verifier cannot
- * follow (read with BPF_CORE_READ(), as cgroup-isolate reads the leftmost
- * entity's).
+ * cgrp is a -c cgroup or below one: walk up from cgrp to the highest -c
+ * cgroup's level, comparing ids on the way. With CO-RE reads, for a cgroup
+ * pointer the verifier cannot follow (cgroup-isolate reads the waiting
+ * entity's with BPF_CORE_READ()).
  */
 static __always_inline bool cgrp_walk_is_target(struct cgroup *cgrp)
 {
 	int depth;
 
 	for (depth = 0; depth < CGROUP_MAX_DEPTH && cgrp; depth++) {
+		if ((u32)BPF_CORE_READ(cgrp, level) < cfg_common.cgrp_min_level)
+			return false;
 		if (cgrp_id_is_target(BPF_CORE_READ(cgrp, kn, id)))
 			return true;
 		cgrp = BPF_CORE_READ(cgrp, self.parent, cgroup);
@@ -107,30 +115,19 @@ static __always_inline bool cgrp_walk_is_target(struct cgroup *cgrp)
 	return false;
 }
 
-/*
- * cgrp is a -c cgroup or below one. Direct loads where the verifier allows
- * them (not past the end of struct cgroup, as ancestors[] reaches): fewer
- * helper calls than BPF_CORE_READ() all the way.
- */
+/* The same walk with direct loads, for a pointer the verifier follows. */
 static __always_inline bool cgrp_is_target(struct cgroup *cgrp)
 {
-	int level;
-	u32 i;
+	int depth;
 
-	if (!bpf_core_field_exists(cgrp->ancestors))
-		return cgrp_walk_is_target(cgrp);
-	if (!cgrp)
-		return false;
-	level = cgrp->level;
-	for (i = 0; i < SCHEDBPF_MAX_CGROUPS && i < cfg_common.nr_cgrps; i++) {
-		u32 l = cfg_common.cgrp_levels[i];
-		struct cgroup *anc;
-
-		if (l > (u32)level || l >= CGROUP_MAX_DEPTH)
-			continue;
-		anc = BPF_CORE_READ(cgrp, ancestors[l]);
-		if (anc && BPF_CORE_READ(anc, kn, id) == cfg_common.cgrp_ids[i])
+	for (depth = 0; depth < CGROUP_MAX_DEPTH && cgrp; depth++) {
+		if ((u32)cgrp->level < cfg_common.cgrp_min_level)
+			return false;
+		if (cgrp_id_is_target(cgrp->kn->id))
 			return true;
+		if (!cgrp->self.parent)
+			return false;
+		cgrp = cgrp->self.parent->cgroup;
 	}
 	return false;
 }
@@ -286,6 +283,26 @@ static __always_inline struct sched_entity *waiting_se(struct sched_entity *curr
 	return first;
 }
 
+/*
+ * The cgroup of the task group se belongs to: for a task, the group whose
+ * runqueue it is queued on (the task's cgroup, or its nearest ancestor with
+ * the cpu controller); for a group entity, the group it runs. Direct loads
+ * from the hook's own pointer. NULL without FAIR_GROUP_SCHED.
+ */
+static __always_inline struct cgroup *se_group_cgroup(struct sched_entity *se)
+{
+	struct cfs_rq *q = NULL;
+
+	if (!bpf_core_field_exists(se->my_q) || !bpf_core_field_exists(q->tg))
+		return NULL;
+	q = se->my_q;
+	if (!q)
+		q = se->cfs_rq;
+	if (!q || !q->tg)
+		return NULL;
+	return q->tg->css.cgroup;
+}
+
 /* For scheduler hooks (BPF_PROG_TYPE_SCHED) only. */
 static __always_inline bool se_is_target(struct sched_entity *se)
 {
@@ -303,6 +320,12 @@ static __always_inline bool se_is_target(struct sched_entity *se)
 		if (tgidpid != (u64)-1 &&
 		    pid_is_target(tgidpid >> 32, (u32)tgidpid))
 			return true;
+	}
+	if (cfg_common.cgrps_own_tg) {
+		struct cgroup *cgrp = se_group_cgroup(se);
+
+		if (cgrp)
+			return cgrp_is_target(cgrp);
 	}
 	for (i = 0; i < SCHEDBPF_MAX_CGROUPS && i < cfg_common.nr_cgrps; i++) {
 		if (bpf_sched_entity_belongs_to_cgrp(se, cfg_common.cgrp_ids[i]))

@@ -86,6 +86,13 @@ struct schedbpf_cfg {
 	/* their levels: 0 for the cgroup2 root, 1 for its children... */
 	__u32 cgrp_levels[SCHEDBPF_MAX_CGROUPS];
 	__u32 nr_cgrps;
+	/* the lowest of cgrp_levels: a cgroup above it is no target's */
+	__u32 cgrp_min_level;
+	/*
+	 * every -c cgroup has the cpu controller (its own task group), so an
+	 * entity's task group tells whether it is inside one
+	 */
+	__u8 cgrps_own_tg;
 	/* every CFS task is a target */
 	__u8 all;
 	/* -p was given: look tgids up in the target_tgids map */

@@ -117,6 +117,32 @@ fail:
 	return -1;
 }
 
+/*
+ * Is the cpu controller on for the cgroup at dirfd (its cgroup.controllers
+ * lists cpu), so that it is a task group of its own? The root always is.
+ */
+static bool cgroup_has_cpu(int dirfd)
+{
+	char buf[256], *tok, *save;
+	ssize_t n;
+	int fd;
+
+	fd = openat(dirfd, "cgroup.controllers", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (tok = strtok_r(buf, " \n", &save); tok;
+	     tok = strtok_r(NULL, " \n", &save)) {
+		if (!strcmp(tok, "cpu"))
+			return true;
+	}
+	return false;
+}
+
 int cgroup_resolve(const char *mount, const char *arg,
 		   struct cgroup_target *out, char *err, size_t errlen)
 {
@@ -182,6 +208,7 @@ int cgroup_resolve(const char *mount, const char *arg,
 	out->id = st.st_ino;
 	out->fd = fd;
 	out->root = mount && !strcmp(out->path, mount);
+	out->own_tg = out->root || cgroup_has_cpu(fd);
 	return 0;
 
 fail:

@@ -25,6 +25,12 @@ struct cgroup_target {
 	int fd;
 	/* the cgroup2 mount's root: every task */
 	bool root;
+	/*
+	 * the cpu controller is on for it (cgroup.controllers lists cpu): a
+	 * task group of its own, whose runqueues its tasks queue on; read
+	 * once, when resolved
+	 */
+	bool own_tg;
 };
 
 /*

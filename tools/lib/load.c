@@ -91,9 +91,13 @@ struct schedbpf_cfg sched_tool_cfg(const struct sched_tool *t)
 	};
 	int i;
 
+	cfg.cgrps_own_tg = o->nr_cgroups > 0;
 	for (i = 0; i < o->nr_cgroups; i++) {
 		cfg.cgrp_ids[i] = o->cgroups[i].id;
 		cfg.cgrp_levels[i] = o->cgroups[i].level;
+		if (!i || o->cgroups[i].level < cfg.cgrp_min_level)
+			cfg.cgrp_min_level = o->cgroups[i].level;
+		cfg.cgrps_own_tg &= o->cgroups[i].own_tg;
 	}
 	return cfg;
 }
