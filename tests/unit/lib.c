@@ -201,6 +201,23 @@ static void resolve_bad(const char *mount, const char *arg, const char *why)
 	   "cgroup '%s' rejected: '%s' (got '%s')", arg, why, err);
 }
 
+/* Does mnt/cgroup.subtree_control list cpu, as the test reads it? */
+static bool root_enables_cpu(const char *mnt)
+{
+	char path[PATH_MAX + 32], line[256] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", mnt);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	return !strncmp(line, "cpu ", 4) || strstr(line, " cpu ") ||
+	       strstr(line, " cpu\n") || !strcmp(line, "cpu\n");
+}
+
 static void test_cgroup_resolve(void)
 {
 	struct cgroup_target cg = { .fd = -1 };
@@ -210,7 +227,7 @@ static void test_cgroup_resolve(void)
 	int ret;
 
 	if (cgroup2_mount(MOUNTINFO_PATH, mnt, sizeof(mnt))) {
-		skip(14, "no cgroup2 mounted on this host");
+		skip(16, "no cgroup2 mounted on this host");
 		return;
 	}
 	/* "." is the current directory, as bpftool takes paths */
@@ -236,11 +253,12 @@ static void test_cgroup_resolve(void)
 
 	ret = cgroup_resolve(mnt, mnt, &cg, err, sizeof(err));
 	ok(!ret && !strcmp(cg.path, mnt), "absolute root resolves to itself");
+	ok(!ret && cg.own_tg, "the root is a task group of its own");
 	cgroup_target_close(&cg);
 
 	snprintf(child, sizeof(child), "%s/schedbpf-unit-%d", mnt, getpid());
 	if (mkdir(child, 0755)) {
-		skip(2, "cannot create a cgroup here");
+		skip(3, "cannot create a cgroup here");
 	} else {
 		ret = cgroup_resolve(mnt, strrchr(child, '/') + 1, &cg, err,
 				     sizeof(err));
@@ -248,6 +266,9 @@ static void test_cgroup_resolve(void)
 		ok(!ret && !strcmp(cg.path, child) && cg.id == st.st_ino &&
 			   !cg.root,
 		   "relative 'schedbpf-unit-N' is %s, not the root", child);
+		ok(!ret && cg.own_tg == root_enables_cpu(mnt),
+		   "a child has its own task group exactly when the root's "
+		   "subtree_control enables cpu (%d)", root_enables_cpu(mnt));
 		cgroup_target_close(&cg);
 		snprintf(err, sizeof(err), "%s/./", child);
 		ret = cgroup_resolve(mnt, err, &cg, err, sizeof(err));
