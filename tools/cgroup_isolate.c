@@ -43,9 +43,9 @@ static const struct argp_option options[] = {
 	{ "min-run", 'm', "DURATION", 0,
 	  "Keep outsiders from preempting an insider until it has run "
 	  "DURATION without a break for an outsider (1ms to 10s; default "
-	  "100ms, as no-preempt's --max-run): outsiders wait at most that "
-	  "long for the CPU, and preempt it at most 1s/DURATION times a "
-	  "second. The kernel's "
+	  "100ms, as long as no-preempt holds a CPU): outsiders wait at "
+	  "most that long for the CPU, and preempt it at most 1s/DURATION "
+	  "times a second. The kernel's "
 	  "kernel.sched_bpf_max_suppress_ms (250ms by default) caps it." },
 	{},
 };
