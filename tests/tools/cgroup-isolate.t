@@ -134,6 +134,36 @@ diag "two insider hogs: ticks on an insider $tt, suppressed $ts"
 [ "$tt" -gt 100 ] && [ $((ts * 10)) -le "$tt" ]
 ok $? "two insiders: the tick between them is left to CFS ($ts of $tt suppressed)"
 
+# --- a -c cgroup without the cpu controller ------------------------------------
+# Its tasks queue on its parent's runqueues, so an entity cannot be judged
+# by its task group (bpf/target.bpf.h): the tool takes the kfuncs. The
+# same insider hog and outside waker, one run a side.
+NOCPU=$CG/nocpu
+mkdir "$CGROOT/$NOCPU"
+grep -qw cpu "$CGROOT/$NOCPU/cgroup.controllers"
+ok $((! $?)) "$NOCPU has no cpu controller (its parent's subtree_control is empty)"
+in_cgroup "$NOCPU" "$HOG" &
+ins=$!
+taskset -c 1 "$WAKER" --seconds 3600 --period-us 1000 --run-us 100 >/dev/null &
+out=$!
+sleep 0.5
+declare -A NC
+for side in dry pol; do
+	dry=
+	[ $side = dry ] && dry=--dry-run
+	start_tool "$TAP_TMP/nc$side.json" "$CI" -j -c "$NOCPU" $dry
+	n0=$(nivcsw $ins)
+	sleep $SECS
+	NC[$side]=$(($(nivcsw $ins) - n0))
+	stop_tool
+done
+kill $ins $out
+wait $ins $out 2>/dev/null
+rmdir "$CGROOT/$NOCPU"
+diag "-c $NOCPU (no cpu controller): insider's involuntary switches --dry-run ${NC[dry]}, cgroup-isolate ${NC[pol]}"
+[ "${NC[dry]}" -gt 20 ] && [ $((NC[pol] * 10)) -le "${NC[dry]}" ]
+ok $? "without the cpu controller too, 90% fewer (${NC[dry]} -> ${NC[pol]})"
+
 # --- --preempt-outsiders ----------------------------------------------------
 # An insider waking every 1 ms to run 200 us next to an outside CPU hog.
 # On default knobs CFS already lets it preempt (sleeper credit 6 ms >
