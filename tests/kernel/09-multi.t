@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Several programs on one hook: they run from the most recently attached
 # to the first, and the first that returns non-zero decides; the ones
-# after it do not run for that call. (The hook is a modify-return
-# trampoline: it stops at the first non-zero result.) Two schedtest
-# instances on the tick hook, for a CPU-bound task A sharing a CPU with B;
-# A is stopped until both are attached, so each program's count of ticks
-# on A covers only the time they were attached together.
+# after it do not run for that call (the hook stops at the first non-zero
+# result: on 6.1 the hook's own loop, on 6.12 a modify-return trampoline).
+# Two schedtest instances on the tick hook, for a CPU-bound task A sharing
+# a CPU with B; A is stopped until both are attached, so each program's
+# count of ticks on A covers only the time they were attached together.
 . "$(dirname "$0")/lib.sh"
 require_sched_kernel
 plan 10

@@ -22,6 +22,8 @@
  *                             extension of its global function sched_sub
  *   safety may-goto           a program with a may_goto (6.12's bounded
  *                             loop instruction; an unknown opcode on 6.1)
+ *   safety ctx N              a tick program that reads the N-th u64 of
+ *                             its context (the hook has two arguments)
  *   safety run SECONDS PROG.. attach PROGs, wait, print the kf_* counters
  *
  * Loads and updates print "loaded"/"refused errno=N" (the verifier log
@@ -52,7 +54,7 @@ static char vlog[65536];
 static int usage(void)
 {
 	fprintf(stderr, "usage: safety load PROG | ret CASE | attach-type N | "
-			"link FIELD | tailcall PROG | freplace | may-goto | "
+			"link FIELD | tailcall PROG | freplace | may-goto | ctx N | "
 			"run SECONDS PROG...\n");
 	return 2;
 }
@@ -150,6 +152,21 @@ static int may_goto_case(void)
 		EXIT,
 	};
 	int fd = load_raw(insns, 4, "GPL", BPF_SCHED, hook_btf_id(), 0);
+
+	report(fd < 0 ? -fd : 0, vlog);
+	return 0;
+}
+
+/* r0 = *(u64 *)(r1 + 8 * n); r0 = 0; exit */
+static int ctx_case(int n)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_0,
+		  .src_reg = BPF_REG_1, .off = 8 * n },
+		MOV64(0),
+		EXIT,
+	};
+	int fd = load_raw(insns, 3, "GPL", BPF_SCHED, hook_btf_id(), 0);
 
 	report(fd < 0 ? -fd : 0, vlog);
 	return 0;
@@ -289,6 +306,8 @@ int main(int argc, char **argv)
 		return usage();
 	if (!strcmp(argv[1], "ret"))
 		return ret_case(argv[2]);
+	if (!strcmp(argv[1], "ctx"))
+		return ctx_case(atoi(argv[2]));
 	if (!strcmp(argv[1], "attach-type"))
 		return attach_type_case(argv[2]);
 	if (!strcmp(argv[1], "link"))
