@@ -109,6 +109,15 @@ static int load_raw(const struct bpf_insn *insns, size_t n, const char *license,
 	return fd < 0 ? -errno : fd;
 }
 
+/* Loads a raw GPL program for the tick hook and reports what happened. */
+static int try_raw(const struct bpf_insn *insns, size_t n)
+{
+	int fd = load_raw(insns, n, "GPL", BPF_SCHED, hook_btf_id(), 0);
+
+	report(fd < 0 ? -fd : 0, vlog);
+	return 0;
+}
+
 static int ret_case(const char *c)
 {
 	static const struct {
@@ -128,15 +137,10 @@ static int ret_case(const char *c)
 		{ "(random&1)-1", { RANDOM, ALU64(BPF_AND, 1), ALU64(BPF_SUB, 1), EXIT }, 4 },
 	};
 	size_t i;
-	int fd;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (strcmp(cases[i].name, c))
-			continue;
-		fd = load_raw(cases[i].insns, cases[i].n, "GPL", BPF_SCHED,
-			      hook_btf_id(), 0);
-		report(fd < 0 ? -fd : 0, vlog);
-		return 0;
+		if (!strcmp(cases[i].name, c))
+			return try_raw(cases[i].insns, cases[i].n);
 	}
 	fprintf(stderr, "safety: ret: unknown case '%s'\n", c);
 	return 2;
@@ -151,10 +155,8 @@ static int may_goto_case(void)
 		MOV64(0),
 		EXIT,
 	};
-	int fd = load_raw(insns, 4, "GPL", BPF_SCHED, hook_btf_id(), 0);
 
-	report(fd < 0 ? -fd : 0, vlog);
-	return 0;
+	return try_raw(insns, 4);
 }
 
 /* r0 = *(u64 *)(r1 + 8 * n); r0 = 0; exit */
@@ -166,10 +168,8 @@ static int ctx_case(int n)
 		MOV64(0),
 		EXIT,
 	};
-	int fd = load_raw(insns, 3, "GPL", BPF_SCHED, hook_btf_id(), 0);
 
-	report(fd < 0 ? -fd : 0, vlog);
-	return 0;
+	return try_raw(insns, 3);
 }
 
 static int attach_type_case(const char *c)

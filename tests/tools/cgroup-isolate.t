@@ -188,12 +188,10 @@ boost() {
 for PROFILE in default throughput; do
 	use_profile $PROFILE
 	# five rounds on default knobs, where the claim is "no worse" (below)
-	if [ $PROFILE = default ]; then
-		ROUNDS=$((ROUNDS < 5 ? 5 : ROUNDS)) ab_rounds boost
-	else
-		ab_rounds boost
-	fi
-	diag "$PROFILE knobs ($(knobs)): insider's wakeup-to-run p99 us, median (min..max) of $ROUNDS:" \
+	n=$ROUNDS
+	[ $PROFILE = default ] && [ "$n" -lt 5 ] && n=5
+	ROUNDS=$n ab_rounds boost
+	diag "$PROFILE knobs ($(knobs)): insider's wakeup-to-run p99 us, median (min..max) of $n:" \
 		"  tool:  --dry-run $(median ${P99[${PROFILE}dry]}) ($(spread ${P99[${PROFILE}dry]})), --preempt-outsiders $(median ${P99[${PROFILE}pol]}) ($(spread ${P99[${PROFILE}pol]}))" \
 		"  waker: --dry-run $(median ${W99[${PROFILE}dry]}) ($(spread ${W99[${PROFILE}dry]})), --preempt-outsiders $(median ${W99[${PROFILE}pol]}) ($(spread ${W99[${PROFILE}pol]}))"
 done
