@@ -39,7 +39,7 @@ accepted() {
 }
 
 # Return values: the hooks take -1, 0 and 1, as an int (low 32 bits) that
-# reads the same as a u64 (6.12's trampoline tests all 64 bits for zero).
+# reads the same as a u64.
 msg='sched programs must return -1, 0 or 1'
 for v in 0 1 -1 w32:-1 'random&1' '(random&1)-1'; do
 	accepted "return $v: loaded" ret "$v"
@@ -48,17 +48,12 @@ for v in 2 -2 '1<<32' random; do
 	refused "return $v: refused with EINVAL" 22 "$msg" -- ret "$v"
 done
 
-# The context is the hook's arguments. Where the hook runs its programs
-# itself (6.1: bpf_sched_link_attach()) there is nothing after them; 6.12's
-# trampoline keeps a slot there, the result of the programs run before,
-# which a program may read (harmless: it is on the trampoline's stack).
+# The context is the hook's arguments, and nothing after them: the hook
+# runs its programs itself (patch 7), with no trampoline to keep a slot for
+# the result of the programs run before, as an fmod_ret program has.
 accepted "reading the tick's delta_exec (ctx[1]): loaded" ctx 1
-if grep -qw bpf_sched_link_attach /proc/kallsyms; then
-	refused "reading past the hook's arguments (ctx[2]): refused with EACCES" 13 \
-		"invalid bpf_context access" -- ctx 2
-else
-	accepted "ctx[2], the trampoline's return slot: loaded" ctx 2
-fi
+refused "reading past the hook's arguments (ctx[2]): refused with EACCES" 13 \
+	"invalid bpf_context access" -- ctx 2
 
 # The attach type is BPF_SCHED and the target a hook, or the load fails:
 # other attach types take the verifier down paths that skip the GPL and

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Several programs on one hook: they run from the most recently attached
 # to the first, and the first that returns non-zero decides; the ones
-# after it do not run for that call (the hook stops at the first non-zero
-# result: on 6.1 the hook's own loop, on 6.12 a modify-return trampoline).
+# after it do not run for that call (the hook's loop stops at the first
+# non-zero result).
 # Two schedtest instances on the tick hook, for a CPU-bound task A sharing
 # a CPU with B; A is stopped until both are attached, so each program's
 # count of ticks on A covers only the time they were attached together.

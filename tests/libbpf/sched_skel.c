@@ -652,7 +652,7 @@ static int mode_run(void)
 
 	/* links gone, programs still loaded: the hooks must not run them */
 	sched_skel__detach(skel);
-	/* let calls that entered the trampoline before the unlink finish */
+	/* let calls that read the program array before the unlink finish */
 	usleep(200000);
 	memcpy(before, skel->bss->calls, sizeof(before));
 	workload(1.0);
