@@ -46,17 +46,12 @@
  */
 #include "common.bpf.h"
 #include "target.bpf.h"
-#include "observe.bpf.h"
-#include "wakeup.bpf.h"
-
-const volatile __u64 cfg_max_lead_ns = 10000000;
-
-CROSS_WAKEUP_HOOKS(boost_wakeup, true, false, cfg_max_lead_ns)
 
 /*
  * A target woken on this CPU that has not run since, and when it woke: a
  * tick after that may hand the CPU over. Older than WAITING_MAX_NS, it
- * has most likely moved to another CPU and is forgotten.
+ * has most likely moved to another CPU and is forgotten. Kept by the
+ * observers' tracepoint programs (observe.bpf.h), which call these two.
  */
 #define WAITING_MAX_NS (50 * 1000 * 1000ULL)
 
@@ -67,34 +62,40 @@ struct {
 	__type(value, u64);
 } target_waiting SEC(".maps");
 
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(boost_note_wakeup, struct task_struct *p)
+#define OBSERVE_POLICY_NOTES
+static __always_inline void policy_note_wakeup(struct task_struct *p)
 {
-	u32 cpu = BPF_CORE_READ(p, thread_info.cpu);
+	u32 cpu;
 	u64 *ts;
 
 	if (!task_is_target(p))
-		return 0;
+		return;
+	/* a direct load from the tracepoint's task: no helper call */
+	cpu = p->thread_info.cpu;
 	ts = bpf_map_lookup_elem(&target_waiting, &cpu);
 	if (ts)
 		*ts = bpf_ktime_get_ns();
-	return 0;
 }
 
-SEC("tp_btf/sched_switch")
-int BPF_PROG(boost_note_switch, bool preempt, struct task_struct *prev,
-	     struct task_struct *next)
+static __always_inline void policy_note_switch(struct task_struct *next)
 {
-	u32 cpu = bpf_get_smp_processor_id();
+	u32 cpu;
 	u64 *ts;
 
 	if (!task_is_target(next))
-		return 0;
+		return;
+	cpu = bpf_get_smp_processor_id();
 	ts = bpf_map_lookup_elem(&target_waiting, &cpu);
 	if (ts)
 		*ts = 0;
-	return 0;
 }
+
+#include "observe.bpf.h"
+#include "wakeup.bpf.h"
+
+const volatile __u64 cfg_max_lead_ns = 10000000;
+
+CROSS_WAKEUP_HOOKS(boost_wakeup, true, false, cfg_max_lead_ns)
 
 SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,

@@ -42,7 +42,8 @@ int BPF_PROG(no_preempt_wakeup, struct task_struct *curr,
 	     struct task_struct *p)
 {
 	stat_inc(STAT_WAKEUP_CALLS);
-	if (!se_is_target(&curr->se))
+	/* curr is the running task: no need to find it through its runqueue */
+	if (!task_is_target(curr))
 		return SCHED_DEFAULT;
 	stat_inc(STAT_WAKEUP_TARGETS);
 	if (task_is_target(p))

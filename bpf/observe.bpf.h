@@ -2,7 +2,8 @@
 /*
  * Observers of what a policy changed, as ordinary tp_btf programs that load
  * on any BTF kernel, at the level --observe chose (cfg_common.observe;
- * the library does not load them at all for none):
+ * the library does not load them for none, unless a policy works in them,
+ * below):
  * - counts: involuntary context switches of targets, counted the way the
  *   kernel counts nonvoluntary_ctxt_switches in /proc/PID/status (the task
  *   was preempted, or was still runnable when it switched out), and which
@@ -35,13 +36,38 @@
 
 #include "target.bpf.h"
 
+/*
+ * A policy that must itself see every wakeup and switch (boost-wakeup)
+ * does it in these observers, not in tracepoint programs of its own: it
+ * defines OBSERVE_POLICY_NOTES and the two functions below before
+ * including this file, and its tool sets struct sched_tool's tp_notes, so
+ * that the library loads the two tracepoint observers at every --observe
+ * level (under none they do the policy's part only). One program a
+ * tracepoint instead of two: half the calls, and one attach fewer each at
+ * start-up.
+ */
+#ifndef OBSERVE_POLICY_NOTES
+static __always_inline void policy_note_wakeup(struct task_struct *p)
+{
+}
+
+static __always_inline void policy_note_switch(struct task_struct *next)
+{
+}
+#endif
+
 #define TASK_RUNNING 0
 /* arch/x86/include/asm/thread_info.h */
 #define TIF_NEED_RESCHED 3
 
 extern struct rq runqueues __ksym;
 
-/* wakeup time of targets not yet running; LRU so exits need no cleanup */
+/*
+ * Wakeup time of targets, 0 once they ran; LRU so exits need no cleanup.
+ * A task's entry is written in place after its first wakeup and zeroed at
+ * its switch, not updated and deleted: an LRU update takes the map's locks
+ * and a free element, a lookup neither.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 10240);
@@ -145,15 +171,22 @@ static __always_inline void note_wakeup_preemption(struct task_struct *p)
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(observe_wakeup, struct task_struct *p)
 {
-	u64 now;
+	u64 now, *tsp;
 	u32 pid;
 
+	policy_note_wakeup(p);
+	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE)
+		return 0;
 	note_wakeup_preemption(p);
 	if (cfg_common.observe < SCHEDBPF_OBSERVE_FULL || !task_is_target(p))
 		return 0;
 	now = bpf_ktime_get_ns();
 	pid = p->pid;
-	bpf_map_update_elem(&wake_ts, &pid, &now, BPF_ANY);
+	tsp = bpf_map_lookup_elem(&wake_ts, &pid);
+	if (tsp)
+		*tsp = now;
+	else
+		bpf_map_update_elem(&wake_ts, &pid, &now, BPF_ANY);
 	return 0;
 }
 
@@ -166,10 +199,15 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
-	u32 pid = next->pid, cpu = bpf_get_smp_processor_id(), slot;
-	u32 *woke = bpf_map_lookup_elem(&wakeup_resched, &cpu);
+	u32 pid = next->pid, cpu, slot;
 	u64 *tsp, *cnt;
+	u32 *woke;
 
+	policy_note_switch(next);
+	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE)
+		return 0;
+	cpu = bpf_get_smp_processor_id();
+	woke = bpf_map_lookup_elem(&wakeup_resched, &cpu);
 	if ((preempt || prev_state == TASK_RUNNING) && prev->pid &&
 	    task_is_target(prev)) {
 		stat_inc(STAT_PREEMPTIONS);
@@ -186,10 +224,10 @@ int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 	    !task_is_target(next))
 		return 0;
 	tsp = bpf_map_lookup_elem(&wake_ts, &pid);
-	if (!tsp)
+	if (!tsp || !*tsp)
 		return 0;
 	slot = log2_slot((bpf_ktime_get_ns() - *tsp) / 1000);
-	bpf_map_delete_elem(&wake_ts, &pid);
+	*tsp = 0;
 	cnt = bpf_map_lookup_elem(&lat_hist, &slot);
 	if (cnt)
 		(*cnt)++;

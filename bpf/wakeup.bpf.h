@@ -80,7 +80,8 @@ static __always_inline bool within_lead(struct sched_entity *curr,
  * starting at calls (then targets, suppressed, forced, as in schedbpf.h).
  * curr is the entity CFS compares the wakee with, running the task that
  * would be preempted (found with running_se() from a group entity);
- * wakee_task is the wakee's task when the hook has it, else NULL:
+ * curr_task and wakee_task are the running task and the wakee's task when
+ * the hook has them, else NULL (then the entities are tested):
  * - an inside wakee and an outside curr: force (boost) if boost is set and
  *   the lead guard allows;
  * - an outside wakee and an inside curr: suppress if shield is set;
@@ -90,6 +91,7 @@ static __always_inline bool within_lead(struct sched_entity *curr,
 static __always_inline int cross_wakeup(struct sched_entity *curr,
 					struct sched_entity *running,
 					struct sched_entity *wakee,
+					struct task_struct *curr_task,
 					struct task_struct *wakee_task,
 					bool matched, bool boost, bool shield,
 					u64 max_lead_ns,
@@ -98,8 +100,8 @@ static __always_inline int cross_wakeup(struct sched_entity *curr,
 	bool curr_in, wakee_in;
 
 	stat_inc(calls);
-	curr_in = se_is_target(running);
-	/* the task, where the hook has it: no kfunc */
+	/* the tasks, where the hook has them: fewer loads, no kfunc */
+	curr_in = curr_task ? task_is_target(curr_task) : se_is_target(running);
 	wakee_in = wakee_task ? task_is_target(wakee_task) :
 				se_is_target(wakee);
 	if (curr_in == wakee_in)
@@ -126,8 +128,8 @@ static __always_inline int cross_wakeup(struct sched_entity *curr,
 	int BPF_PROG(prefix##_wakeup, struct task_struct *curr,                \
 		     struct task_struct *p)                                    \
 	{                                                                      \
-		return cross_wakeup(&curr->se, &curr->se, &p->se, p, false,    \
-				    (boost), (shield), (max_lead_ns),          \
+		return cross_wakeup(&curr->se, &curr->se, &p->se, curr, p,     \
+				    false, (boost), (shield), (max_lead_ns),   \
 				    STAT_WAKEUP_CALLS);                        \
 	}                                                                      \
                                                                                \
@@ -135,8 +137,8 @@ static __always_inline int cross_wakeup(struct sched_entity *curr,
 	int BPF_PROG(prefix##_entity, struct sched_entity *curr,               \
 		     struct sched_entity *se)                                  \
 	{                                                                      \
-		return cross_wakeup(curr, running_se(curr), se, NULL, true,    \
-				    (boost), (shield), (max_lead_ns),          \
+		return cross_wakeup(curr, running_se(curr), se, NULL, NULL,    \
+				    true, (boost), (shield), (max_lead_ns),    \
 				    STAT_ENTITY_CALLS);                        \
 	}
 
