@@ -206,15 +206,26 @@ static __always_inline struct sched_entity *node_se(struct rb_node *node)
 						     run_node);
 }
 
-/* vruntime_eligible() of kernel/sched/fair.c, with CO-RE reads. */
-static __always_inline bool eevdf_eligible(struct cfs_rq___eevdf *q,
-					   u64 vruntime)
+/*
+ * vruntime_eligible() of kernel/sched/fair.c, split in two: the queue's
+ * weighted average, read once with CO-RE reads (it does not change while
+ * the hook runs, under the runqueue lock), and the test of one vruntime
+ * against it, which the tree walk below repeats.
+ */
+struct eevdf_avg {
+	s64 avg;
+	s64 load;
+	u64 zero;
+};
+
+static __always_inline void eevdf_avg_read(struct cfs_rq___eevdf *q,
+					   struct eevdf_avg *a)
 {
 	struct sched_entity___eevdf *curr = (void *)BPF_CORE_READ(q, curr);
-	s64 avg = BPF_CORE_READ(q, avg_vruntime);
-	s64 load = BPF_CORE_READ(q, avg_load);
-	u64 zero = BPF_CORE_READ(q, zero_vruntime);
 
+	a->avg = BPF_CORE_READ(q, avg_vruntime);
+	a->load = BPF_CORE_READ(q, avg_load);
+	a->zero = BPF_CORE_READ(q, zero_vruntime);
 	if (curr && BPF_CORE_READ(curr, on_rq)) {
 		unsigned long w = BPF_CORE_READ(curr, load.weight);
 
@@ -222,10 +233,15 @@ static __always_inline bool eevdf_eligible(struct cfs_rq___eevdf *q,
 			w >>= SCHED_FIXEDPOINT_SHIFT;
 			w = w < 2 ? 2 : w;
 		}
-		avg += (s64)(BPF_CORE_READ(curr, vruntime) - zero) * (s64)w;
-		load += w;
+		a->avg += (s64)(BPF_CORE_READ(curr, vruntime) - a->zero) * (s64)w;
+		a->load += w;
 	}
-	return avg >= (s64)(vruntime - zero) * load;
+}
+
+static __always_inline bool eevdf_eligible(const struct eevdf_avg *a,
+					   u64 vruntime)
+{
+	return a->avg >= (s64)(vruntime - a->zero) * a->load;
 }
 
 /*
@@ -247,6 +263,7 @@ static __always_inline struct sched_entity *waiting_se(struct sched_entity *curr
 	struct sched_entity *first;
 	struct cfs_rq___eevdf *q;
 	struct rb_node *node, *left;
+	struct eevdf_avg a;
 	int i;
 
 	if (!bpf_core_field_exists(curr->cfs_rq))
@@ -261,7 +278,8 @@ static __always_inline struct sched_entity *waiting_se(struct sched_entity *curr
 	    !bpf_core_field_exists(q->avg_vruntime) ||
 	    !bpf_core_field_exists(q->zero_vruntime))
 		return first;
-	if (eevdf_eligible(q, BPF_CORE_READ(se, vruntime)))
+	eevdf_avg_read(q, &a);
+	if (eevdf_eligible(&a, BPF_CORE_READ(se, vruntime)))
 		return first;
 	node = BPF_CORE_READ(q, tasks_timeline.rb_root.rb_node);
 #pragma clang loop unroll(disable)
@@ -270,13 +288,13 @@ static __always_inline struct sched_entity *waiting_se(struct sched_entity *curr
 		left = BPF_CORE_READ(node, rb_left);
 		if (left) {
 			se = (void *)node_se(left);
-			if (eevdf_eligible(q, BPF_CORE_READ(se, min_vruntime))) {
+			if (eevdf_eligible(&a, BPF_CORE_READ(se, min_vruntime))) {
 				node = left;
 				continue;
 			}
 		}
 		se = (void *)node_se(node);
-		if (eevdf_eligible(q, BPF_CORE_READ(se, vruntime)))
+		if (eevdf_eligible(&a, BPF_CORE_READ(se, vruntime)))
 			return (void *)se;
 		node = BPF_CORE_READ(node, rb_right);
 	}

@@ -60,27 +60,7 @@ report() {
 # The waker's own latency (timer expiry to running) includes how late
 # the emulator delivers the timer: its p99 swings by 1.5x between runs of
 # the same side. The tool's p99 is the scheduler's part, wakeup to
-# running, in log2 buckets.
-# not_worse CASE: boosting does not make the target's p99 worse beyond
-# the run-to-run spread. For each of the two p99s, the median of the
-# boosted runs may exceed the worst --dry-run run only if it also stays
-# within the noise seen around --dry-run's median: 1.5x for the waker's
-# (the swing above), one log2 bucket for the tool's. The worst run alone
-# is not a bound: with both sides equal, the median of N runs of one side
-# is above the worst of N of the other with a probability of 20% for
-# N = 3 and 8% for N = 5. The issue's regression (p99 3x worse) fails.
-not_worse() {
-	local dw dmax pw dt dtmax pt
-
-	dw=$(median ${W99[$1dry]}) pw=$(median ${W99[$1pol]})
-	dmax=$(spread ${W99[$1dry]}) dmax=${dmax#*..}
-	dt=$(median ${P99[$1dry]}) pt=$(median ${P99[$1pol]})
-	dtmax=$(spread ${P99[$1dry]}) dtmax=${dtmax#*..}
-	[ "$dw" -gt 0 ] &&
-		{ [ "$pw" -le "$dmax" ] || [ $((pw * 2)) -le $((dw * 3)) ]; } &&
-		{ [ "$pt" -le "$dtmax" ] || [ "$pt" -le $((dt * 2 + 1)) ]; }
-	ok $? "$PROFILE knobs, $2: boosting does not make the target's p99 worse (waker $dw -> $pw us, worst --dry-run $dmax; tool $dt -> $pt us, worst $dtmax)"
-}
+# running, in log2 buckets. not_worse (lib.sh) judges both.
 
 # better_by CASE FACTOR TEXT: the median boosted p99 (the tool's) is at
 # least FACTOR times lower than --dry-run's. The emulator has a floor of
@@ -114,7 +94,7 @@ CASE=one
 # five rounds here, where the claim is "no worse": see not_worse
 ROUNDS=$((ROUNDS < 5 ? 5 : ROUNDS)) ab_rounds effect
 report one "a waker (1 ms, 100 us) next to one CPU hog"
-not_worse one "one hog"
+not_worse one "$PROFILE knobs, one hog: boosting does not make the target's p99 worse"
 # the worst of its rounds: the floor's own run-to-run spread (4095 to
 # 8191 in one boot) is one log2 bucket
 FLOOR=$(spread ${P99[onedry]} ${P99[onepol]}) FLOOR=${FLOOR#*..}
@@ -159,7 +139,7 @@ WAKE_CMD=(taskset -c 1 "$WAKER" --seconds $SECS --run-us 200)
 CASE=tp
 ab_rounds effect
 report tp "a waker (1 ms, 200 us) next to one CPU hog"
-not_worse tp "one hog"
+not_worse tp "$PROFILE knobs, one hog: boosting does not make the target's p99 worse"
 use_profile default
 better_by tp 5 "throughput knobs"
 dw=$(median ${W99[tpdry]}) pw=$(median ${W99[tppol]})

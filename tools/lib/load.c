@@ -154,18 +154,29 @@ static int set_hooks(struct sched_tool *t, struct bpf_object *obj)
 }
 
 /*
- * Points every tracing program that will load at the running kernel's name
- * for the function in its section (sched_btf_func()): the observers name
- * 6.1's, and later kernels renamed some.
+ * A tracing program to point at the running kernel's name for the function
+ * in its section (sched_btf_func()): the observers name 6.1's, and later
+ * kernels renamed some. Found while our copy of the kernel's BTF is open,
+ * set once it is freed (set_traces()): libbpf parses its own copy to set
+ * them, and the two at once would be the tool's peak RSS.
  */
-static int set_traces(struct sched_tool *t, struct bpf_object *obj)
+struct retarget {
+	struct bpf_program *prog;
+	/* the section's own name, or a static string: outlives the BTF */
+	const char *name;
+};
+
+#define MAX_RETARGETS 8
+
+static int find_traces(struct sched_tool *t, struct bpf_object *obj,
+		       struct retarget *rt, int *nrt)
 {
 	static const char *const prefixes[] = { "fentry/", "fexit/" };
 	struct bpf_program *prog;
 	struct utsname u;
 	size_t i;
-	int err;
 
+	*nrt = 0;
 	bpf_object__for_each_program(prog, obj) {
 		const char *sec = bpf_program__section_name(prog), *func = NULL;
 		const char *name;
@@ -185,9 +196,25 @@ static int set_traces(struct sched_tool *t, struct bpf_object *obj)
 		}
 		if (name == func)
 			continue;
-		err = bpf_program__set_attach_target(prog, 0, name);
+		if (*nrt == MAX_RETARGETS) {
+			sched_err("more than %d tracing programs to retarget",
+				  MAX_RETARGETS);
+			return 1;
+		}
+		rt[(*nrt)++] = (struct retarget){ prog, name };
+	}
+	return 0;
+}
+
+static int set_traces(const struct retarget *rt, int nrt)
+{
+	int i, err;
+
+	for (i = 0; i < nrt; i++) {
+		err = bpf_program__set_attach_target(rt[i].prog, 0, rt[i].name);
 		if (err) {
-			sched_err("resolving %s: %s", name, strerror(-err));
+			sched_err("resolving %s: %s", rt[i].name,
+				  strerror(-err));
 			return 1;
 		}
 	}
@@ -250,11 +277,12 @@ static int set_observe(struct sched_tool *t, struct bpf_object *obj)
 
 int sched_tool_load(struct sched_tool *t, struct bpf_object_skeleton *s)
 {
-	int err;
+	struct retarget rt[MAX_RETARGETS];
+	int nrt, err;
 
-	/* set_hooks() last: it frees the BTF that set_traces() reads */
-	if (set_observe(t, *s->obj) || set_traces(t, *s->obj) ||
-	    set_hooks(t, *s->obj))
+	/* set_hooks() frees the BTF that find_traces() reads */
+	if (set_observe(t, *s->obj) || find_traces(t, *s->obj, rt, &nrt) ||
+	    set_hooks(t, *s->obj) || set_traces(rt, nrt))
 		return 1;
 	report_libbpf_hold();
 	err = bpf_object__load_skeleton(s);
