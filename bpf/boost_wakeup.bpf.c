@@ -20,12 +20,15 @@
  *   would run instead (CFS's leftmost, EEVDF's eligible entity with the
  *   earliest deadline: waiting_se()) is less than the lead ahead of the
  *   running one; the kernel then ends the running entity's slice and runs
- *   the next one once. 0 otherwise. This catches the wakeups the wakeup
- *   hook never saw: CFS skips it when the running task is already marked
- *   for rescheduling (in the emulator, 1 in 10 wakeups of a 1 kHz waker,
- *   whose timer often fires in the same interrupt as the tick), and then
- *   picks by vruntime; a target in a cgroup whose entity does not sleep
- *   has no sleeper credit there and waited for the running task's slice.
+ *   the next one once. SCHED_SUPPRESS (<0) instead where the entity the
+ *   tick is for is a group that the waiting target is in (the running task
+ *   is its sibling, further down): ending that group's slice would clear
+ *   the next buddy that the forced wakeup set for it and hand the CPU to
+ *   another group, which is what kept a nested 1 kHz waker waiting a
+ *   millisecond or more at 4% of its wakeups (its timer often fires in the
+ *   same interrupt as the tick). 0 otherwise. The tick catches the targets
+ *   the wakeup hook did not force in, whose cgroup's entity has no sleeper
+ *   credit: they would wait for the running task's slice.
  *
  * On default knobs a task that sleeps gets up to sched_latency / 2 (6 ms
  * on 2 CPUs) of sleeper credit, more than wakeup_granularity (2 ms), so
@@ -48,46 +51,83 @@
 #include "target.bpf.h"
 
 /*
- * A target woken on this CPU that has not run since, and when it woke: a
- * tick after that may hand the CPU over. Older than WAITING_MAX_NS, it
- * has most likely moved to another CPU and is forgotten. Kept by the
- * observers' tracepoint programs (observe.bpf.h), which call these two.
+ * A target woken on this CPU that has not run since: when it woke, and
+ * its entity at each depth of its cgroup hierarchy (se[d] is the one of
+ * depth d, up to depth; with FAIR_GROUP_SCHED), so that the tick can tell
+ * the levels where the target waits beside the running entity from those
+ * where it waits inside it. Older than WAITING_MAX_NS, it has most likely
+ * moved to another CPU and is forgotten. Kept by the observers' tracepoint
+ * programs (observe.bpf.h), which call these two.
  */
 #define WAITING_MAX_NS (50 * 1000 * 1000ULL)
+
+struct waiting {
+	u64 ts;
+	u32 depth;
+	u64 se[SE_MAX_DEPTH];
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, SCHEDBPF_MAX_CPUS);
 	__type(key, u32);
-	__type(value, u64);
+	__type(value, struct waiting);
 } target_waiting SEC(".maps");
 
 #define OBSERVE_POLICY_NOTES
 static __always_inline void policy_note_wakeup(struct task_struct *p)
 {
-	u32 cpu;
-	u64 *ts;
+	struct sched_entity *se = &p->se;
+	struct waiting *w;
+	u32 cpu, d;
+	int i;
 
 	if (!task_is_target(p))
 		return;
 	/* a direct load from the tracepoint's task: no helper call */
 	cpu = p->thread_info.cpu;
-	ts = bpf_map_lookup_elem(&target_waiting, &cpu);
-	if (ts)
-		*ts = bpf_ktime_get_ns();
+	w = bpf_map_lookup_elem(&target_waiting, &cpu);
+	if (!w)
+		return;
+	w->ts = bpf_ktime_get_ns();
+	w->depth = 0;
+	if (!bpf_core_field_exists(se->depth))
+		return;
+	w->depth = se->depth;
+	for (i = 0; i < SE_MAX_DEPTH && se; i++) {
+		d = se->depth;
+		if (d < SE_MAX_DEPTH)
+			w->se[d] = (u64)se;
+		se = se->parent;
+	}
 }
 
 static __always_inline void policy_note_switch(struct task_struct *next)
 {
+	struct waiting *w;
 	u32 cpu;
-	u64 *ts;
 
 	if (!task_is_target(next))
 		return;
 	cpu = bpf_get_smp_processor_id();
-	ts = bpf_map_lookup_elem(&target_waiting, &cpu);
-	if (ts)
-		*ts = 0;
+	w = bpf_map_lookup_elem(&target_waiting, &cpu);
+	if (w)
+		w->ts = 0;
+}
+
+/*
+ * Does the waiting target run inside curr, the entity the tick is for: is
+ * curr a group entity of the target's hierarchy?
+ */
+static __always_inline bool waits_inside(const struct waiting *w,
+					 struct sched_entity *curr)
+{
+	u32 d;
+
+	if (!bpf_core_field_exists(curr->depth))
+		return false;
+	d = curr->depth;
+	return d < w->depth && d < SE_MAX_DEPTH && w->se[d] == (u64)curr;
 }
 
 #include "observe.bpf.h"
@@ -103,15 +143,16 @@ int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,
 {
 	u32 cpu = bpf_get_smp_processor_id();
 	struct sched_entity *next;
-	u64 *ts, now;
+	struct waiting *w;
+	u64 now;
 
 	stat_inc(STAT_TICK_CALLS);
-	ts = bpf_map_lookup_elem(&target_waiting, &cpu);
-	if (!ts || !*ts)
+	w = bpf_map_lookup_elem(&target_waiting, &cpu);
+	if (!w || !w->ts)
 		return SCHED_DEFAULT;
 	now = bpf_ktime_get_ns();
-	if (now - *ts > WAITING_MAX_NS) {
-		*ts = 0;
+	if (now - w->ts > WAITING_MAX_NS) {
+		w->ts = 0;
 		return SCHED_DEFAULT;
 	}
 	if (se_is_target(running_se(curr)))
@@ -121,6 +162,22 @@ int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,
 	next = waiting_se(curr);
 	if (!next)
 		return SCHED_DEFAULT;
+	if (waits_inside(w, curr)) {
+		/*
+		 * The target waits in curr's group, for the non-target
+		 * running there: ending curr's slice would clear the next
+		 * buddy the forced wakeup set for it at this level and hand
+		 * the CPU to another group. Keep curr; the level below
+		 * hands over.
+		 */
+		if ((s64)(curr->vruntime - BPF_CORE_READ(next, vruntime)) >=
+		    (s64)cfg_max_lead_ns) {
+			stat_inc(STAT_BOUNDED);
+			return SCHED_DEFAULT;
+		}
+		stat_inc(STAT_TICK_SUPPRESSED);
+		return verdict(SCHED_SUPPRESS);
+	}
 	if ((s64)(BPF_CORE_READ(next, vruntime) - curr->vruntime) >=
 	    (s64)cfg_max_lead_ns) {
 		stat_inc(STAT_BOUNDED);

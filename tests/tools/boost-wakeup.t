@@ -121,12 +121,14 @@ kill $inner
 wait $inner 2>/dev/null
 sleep 0.2
 report nest "the waker in a cgroup with a CPU hog, next to an outside CPU hog"
-# The issue asks for 3x. Medians over three boots of this test, tool's
-# p99: 32767 -> 8191 (4x), 16383 -> 8191 and 32767 -> 16383 (2x), with
-# the host under load; without the tick hook 32767 -> 32767. In log2
-# buckets 3x means two buckets, 2x one: the point asserts what held in
-# every boot, one bucket, which the wakeup hooks alone did not reach.
-better_by nest 2 "default knobs, nested"
+# The issue asks for 3x; in log2 buckets that is two buckets down. Until
+# 2026-12-04 this reached one: at about 4% of the wakeups the target
+# waited a millisecond or more, because a tick in the same interrupt as its
+# timer ended its cgroup's slice (the tick hook even forced that) and CFS
+# or EEVDF gave the CPU to the outside hog. Now the tick hook keeps a
+# group the waiting target is in, and the series asks the wakeup hook
+# also when a reschedule is pending: on a quiet host, 8191 -> 255 on 6.1.
+better_by nest 3 "default knobs, nested"
 ds=$(median ${SHARE[nestdry]}) ps=$(median ${SHARE[nestpol]})
 [ "$ps" -ge 400 ] && [ $((ps + 50)) -ge "$ds" ]
 ok $? "default knobs, nested: the outside hog keeps its half (${ds}‰ -> ${ps}‰, >= 400‰ and within 50‰)"
