@@ -328,9 +328,13 @@ int BPF_PROG(cpw_switch, bool preempt, struct task_struct *prev,
 
 	if (!pid || !*pid)
 		return 0;
+	/*
+	 * A task of a higher class (RT, deadline, stop: policies 1, 2 and 6)
+	 * runs first whatever CFS picked: that is not a CFS pick to count.
+	 */
 	if (next->pid == *pid)
 		__sync_fetch_and_add(&next_is_wakee, 1);
-	else
+	else if (next->policy != 1 && next->policy != 2 && next->policy != 6)
 		__sync_fetch_and_add(&next_is_other, 1);
 	*pid = 0;
 	return 0;
