@@ -17,7 +17,7 @@ KT_CFLAGS := -O2 -g -Wall -Wextra
 KT_BPF_DEFS := $(if $(filter-out 6.1,$(KERNEL)),-DSERIES_$(subst .,_,$(KERNEL)))
 
 kernel-tests: $(KT_LOAD)/schedtest $(KT_LOAD)/safety $(KT_OUT)/hog $(KT_OUT)/waker \
-	$(KT_OUT)/slice
+	$(KT_OUT)/slice $(KT_OUT)/pingpong
 
 $(KT_LOAD)/vmlinux.h: $(KT_KERNEL)/vmlinux | $(KT_LOAD)
 	$(KT_KERNEL)/bpftool btf dump file $< format c > $@.tmp && mv $@.tmp $@
