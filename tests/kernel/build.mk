@@ -37,7 +37,7 @@ $(KT_LOAD)/schedtest $(KT_LOAD)/safety: $(KT_LOAD)/%: tests/kernel/%.c $(KT_LOAD
 	$(CC) $(KT_CFLAGS) -I$(KT_LOAD) -Itools/lib -I$(KT_KERNEL)/libbpf/include \
 		$(filter %.c,$^) $(KT_KERNEL)/libbpf/libbpf.a -lelf -lz -o $@
 
-$(KT_OUT)/%: tests/workload/%.c | $(KT_OUT)
+$(KT_OUT)/%: tests/workload/%.c tests/workload/workload.h | $(KT_OUT)
 	$(CC) $(KT_CFLAGS) $< -o $@
 
 $(sort $(KT_OUT) $(KT_LOAD)):

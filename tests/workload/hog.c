@@ -19,20 +19,13 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
+#include "workload.h"
 
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig __attribute__((unused)))
 {
 	stop = 1;
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 static int cmp(const void *a, const void *b)

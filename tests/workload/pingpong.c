@@ -8,36 +8,12 @@
  * one show whether it, and what shares the CPU with it, still make
  * progress.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static long parse(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "pingpong: %s: invalid value '%s' (%ld..%ld)\n", opt, s, min, max);
-		exit(2);
-	}
-	return v;
-}
+#include "workload.h"
 
 int main(int argc, char **argv)
 {
@@ -54,7 +30,7 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "s:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 's': seconds = parse("--seconds", optarg, 1, 3600); break;
+		case 's': seconds = parse_opt("pingpong", "--seconds", optarg, 1, 3600); break;
 		case 'h':
 			printf("Usage: pingpong [--seconds S]\n"
 			       "Pass a byte to a child process and back over two pipes for S\n"

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
+#include "workload.h"
 
 static long long ns(const struct timespec *ts)
 {
@@ -23,20 +24,6 @@ static int cmp(const void *a, const void *b)
 	long long x = *(const long long *)a, y = *(const long long *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-static long parse(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "waker: %s: invalid value '%s' (%ld..%ld)\n", opt, s, min, max);
-		exit(2);
-	}
-	return v;
 }
 
 int main(int argc, char **argv)
@@ -57,9 +44,9 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "p:r:s:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p': period_us = parse("--period-us", optarg, 10, 10000000); break;
-		case 'r': run_us = parse("--run-us", optarg, 0, 10000000); break;
-		case 's': seconds = parse("--seconds", optarg, 1, 3600); break;
+		case 'p': period_us = parse_opt("waker", "--period-us", optarg, 10, 10000000); break;
+		case 'r': run_us = parse_opt("waker", "--run-us", optarg, 0, 10000000); break;
+		case 's': seconds = parse_opt("waker", "--seconds", optarg, 1, 3600); break;
 		case 'h':
 			printf("Usage: waker [--period-us US] [--run-us US] [--seconds S]\n"
 			       "Sleep US microseconds (default 1000), spin --run-us of CPU time (default 50),\n"
