@@ -130,6 +130,8 @@ static __always_inline bool waits_inside(const struct waiting *w,
 	return d < w->depth && d < SE_MAX_DEPTH && w->se[d] == (u64)curr;
 }
 
+/* the wakeup hook of CROSS_WAKEUP_HOOKS() notes the wakeup checks */
+#define OBSERVE_CHECK_IN_HOOK
 #include "observe.bpf.h"
 #include "wakeup.bpf.h"
 
@@ -146,7 +148,7 @@ int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,
 	struct waiting *w;
 	u64 now;
 
-	stat_inc(STAT_TICK_CALLS);
+	stat_seen(STAT_TICK_CALLS);
 	w = bpf_map_lookup_elem(&target_waiting, &cpu);
 	if (!w || !w->ts)
 		return SCHED_DEFAULT;
@@ -157,7 +159,7 @@ int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,
 	}
 	if (se_is_target(running_se(curr)))
 		return SCHED_DEFAULT;
-	stat_inc(STAT_TICK_TARGETS);
+	stat_seen(STAT_TICK_TARGETS);
 	/* the lead of the entity that runs instead (CFS: the leftmost) */
 	next = waiting_se(curr);
 	if (!next)

@@ -43,6 +43,8 @@
  */
 #include "common.bpf.h"
 #include "target.bpf.h"
+/* the wakeup hook of CROSS_WAKEUP_HOOKS() notes the wakeup checks */
+#define OBSERVE_CHECK_IN_HOOK
 #include "observe.bpf.h"
 #include "wakeup.bpf.h"
 

@@ -50,6 +50,18 @@ static __always_inline void stat_inc(enum schedbpf_stat idx)
 }
 
 /*
+ * For the counters of what the hooks saw, calls and calls about targets:
+ * they are observation, kept at --observe counts and full only. Under none
+ * a call about a non-target then looks up no map at all. (cfg_common is
+ * read-only data: the verifier drops the branch it never takes.)
+ */
+static __always_inline void stat_seen(enum schedbpf_stat idx)
+{
+	if (cfg_common.observe != SCHEDBPF_OBSERVE_NONE)
+		stat_inc(idx);
+}
+
+/*
  * What a hook returns once it has decided: under --dry-run the decision is
  * only counted, so the A side of an A/B run pays the same overhead.
  */

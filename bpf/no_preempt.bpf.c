@@ -23,6 +23,8 @@
  */
 #include "common.bpf.h"
 #include "target.bpf.h"
+/* no_preempt_wakeup() notes the wakeup checks for the observers */
+#define OBSERVE_CHECK_IN_HOOK
 #include "observe.bpf.h"
 
 const volatile __u64 cfg_max_run_ns = 100000000;
@@ -41,11 +43,12 @@ SEC("sched/cfs_check_preempt_wakeup")
 int BPF_PROG(no_preempt_wakeup, struct task_struct *curr,
 	     struct task_struct *p)
 {
-	stat_inc(STAT_WAKEUP_CALLS);
+	observe_wakeup_check(curr);
+	stat_seen(STAT_WAKEUP_CALLS);
 	/* curr is the running task: no need to find it through its runqueue */
 	if (!task_is_target(curr))
 		return SCHED_DEFAULT;
-	stat_inc(STAT_WAKEUP_TARGETS);
+	stat_seen(STAT_WAKEUP_TARGETS);
 	if (task_is_target(p))
 		return SCHED_DEFAULT;
 	return suppress_within(&curr->se, cfg_max_run_ns,
@@ -58,10 +61,10 @@ int BPF_PROG(no_preempt_entity, struct sched_entity *curr,
 {
 	struct sched_entity *running = running_se(curr);
 
-	stat_inc(STAT_ENTITY_CALLS);
+	stat_seen(STAT_ENTITY_CALLS);
 	if (!se_is_target(running))
 		return SCHED_DEFAULT;
-	stat_inc(STAT_ENTITY_TARGETS);
+	stat_seen(STAT_ENTITY_TARGETS);
 	if (se_is_target(se))
 		return SCHED_DEFAULT;
 	return suppress_within(running, cfg_max_run_ns,

@@ -7,10 +7,12 @@
  * - counts: involuntary context switches of targets, counted the way the
  *   kernel counts nonvoluntary_ctxt_switches in /proc/PID/status (the task
  *   was preempted, or was still runnable when it switched out), and which
- *   of them a task of a higher class caused, and which a wakeup: an fentry
- *   program on CFS's check_preempt_wakeup() (check_preempt_wakeup_fair()
- *   from 6.7 on: the library points it at the running kernel's name, see
- *   sched_btf_func()) notes whether the running task already had
+ *   of them a task of a higher class caused, and which a wakeup: the
+ *   tool's cfs_check_preempt_wakeup program (OBSERVE_CHECK_IN_HOOK,
+ *   below), or in a tool without one an fentry program on CFS's
+ *   check_preempt_wakeup() (check_preempt_wakeup_fair() from 6.7 on: the
+ *   library points it at the running kernel's name, see
+ *   sched_btf_func()), notes whether the running task already had
  *   TIF_NEED_RESCHED (then CFS returns at once, deciding nothing), and at
  *   sched_wakeup, which 6.1 and 6.12 trace right after check_preempt_curr()
  *   (wakeup_preempt() on 6.12) on the same CPU under the same runqueue
@@ -125,20 +127,45 @@ static __always_inline bool need_resched(struct task_struct *t)
 	return t->thread_info.flags & (1UL << TIF_NEED_RESCHED);
 }
 
-/* 6.1's name: sched_tool_load() retargets it where the kernel renamed it */
-SEC("fentry/check_preempt_wakeup")
-int BPF_PROG(observe_cpw, struct rq *rq)
+/* Note that CFS checks a wakeup that may preempt curr, on this CPU. */
+static __always_inline void note_wakeup_check(struct task_struct *curr)
 {
 	u32 zero = 0;
 	struct cpw_state *st = bpf_map_lookup_elem(&cpw, &zero);
-	struct task_struct *curr = rq->curr;
 
 	if (st) {
 		st->checked = 1;
 		st->before = curr && need_resched(curr);
 	}
+}
+
+#ifdef OBSERVE_CHECK_IN_HOOK
+/*
+ * A tool with a cfs_check_preempt_wakeup program defines
+ * OBSERVE_CHECK_IN_HOOK and has that program call this first, in place
+ * of the fentry program below: the hook runs inside the same CFS check,
+ * on the same CPU, with the running task in hand, and an fentry costs a
+ * trampoline and a program more on every wakeup (about 150 instructions).
+ * The hook is called after the check's early returns, where the fentry
+ * ran before them; only one of those returns ever preempts: a running
+ * entity that is idle (SCHED_IDLE, or an idle cgroup) is preempted by
+ * any wakeup of a non-idle one, before the hook. Such a preemption of a
+ * target counts as one, not as one by a wakeup.
+ */
+static __always_inline void observe_wakeup_check(struct task_struct *curr)
+{
+	if (cfg_common.observe != SCHEDBPF_OBSERVE_NONE)
+		note_wakeup_check(curr);
+}
+#else
+/* 6.1's name: sched_tool_load() retargets it where the kernel renamed it */
+SEC("fentry/check_preempt_wakeup")
+int BPF_PROG(observe_cpw, struct rq *rq)
+{
+	note_wakeup_check(rq->curr);
 	return 0;
 }
+#endif
 
 /*
  * Did p's wakeup, checked by CFS just before on this CPU, leave a target

@@ -14,13 +14,13 @@
  * little as possible: a cgroup above the highest -c cgroup (the lowest
  * level) is decided with one load; below it, the walk up to that level is
  * two direct loads a level, no helper call. The pid maps are looked up only
- * when there are -p processes or a command's tree. An entity the hook gets
- * without its task (the entity hook's) is judged by its task group where
- * every -c cgroup has one (the cpu controller is on for it): its tasks
- * queue on that group's runqueues, so the group's cgroup is a -c cgroup or
- * below one exactly when the task's is. Only otherwise, and for -p and a
- * command's tree, does it take the kfuncs, whose every read is a
- * get_kernel_nofault().
+ * when there are -p processes or a command's tree. A hook's entity is
+ * judged by its task group where every -c cgroup has one (the cpu
+ * controller is on for it): its tasks queue on that group's runqueues, so
+ * the group's cgroup is a -c cgroup or below one exactly when the task's
+ * is. Otherwise the running task is found through its runqueue; only for
+ * another entity, and for -p and a command's tree, does it take the
+ * kfuncs, whose every read is a get_kernel_nofault().
  */
 #ifndef SCHEDBPF_TARGET_BPF_H
 #define SCHEDBPF_TARGET_BPF_H
@@ -330,6 +330,18 @@ static __always_inline bool se_is_target(struct sched_entity *se)
 
 	if (cfg_common.all)
 		return true;
+	/*
+	 * Only cgroups, each with its task group: the group se queues on (or
+	 * runs) decides, running or not, in four loads and the level. (An
+	 * autogroup's task group has no cgroup: then as below.)
+	 */
+	if (cfg_common.cgrps_own_tg && !cfg_common.has_pids &&
+	    !cfg_common.track_tree) {
+		struct cgroup *cgrp = se_group_cgroup(se);
+
+		if (cgrp)
+			return cgrp_is_target(cgrp);
+	}
 	p = running_task_of(se);
 	if (p)
 		return task_is_target(p);
@@ -383,10 +395,10 @@ static __always_inline struct sched_entity *tick_target(struct sched_entity *cur
 {
 	struct sched_entity *se = running_se(curr);
 
-	stat_inc(STAT_TICK_CALLS);
+	stat_seen(STAT_TICK_CALLS);
 	if (!se_is_target(se))
 		return NULL;
-	stat_inc(STAT_TICK_TARGETS);
+	stat_seen(STAT_TICK_TARGETS);
 	return se;
 }
 

@@ -24,6 +24,10 @@
 #define SCHEDBPF_WAKEUP_BPF_H
 
 #include "target.bpf.h"
+/* CROSS_WAKEUP_HOOKS() notes the wakeup checks: observe_wakeup_check() */
+#ifndef OBSERVE_CHECK_IN_HOOK
+#error "define OBSERVE_CHECK_IN_HOOK and include observe.bpf.h first"
+#endif
 
 /* No guard: cgroup-isolate's outsiders may be kept waiting by any lead. */
 #define LEAD_UNBOUNDED ((u64)-1)
@@ -97,16 +101,36 @@ static __always_inline int cross_wakeup(struct sched_entity *curr,
 					u64 max_lead_ns,
 					enum schedbpf_stat calls)
 {
+	/*
+	 * Counting "targets" needs both sides. Without it (--observe=none),
+	 * a policy that acts on one side only tests that side first, and the
+	 * other only where it matters: a wakeup that boost-wakeup cannot
+	 * boost costs one target test, not two.
+	 */
+	bool lazy = cfg_common.observe == SCHEDBPF_OBSERVE_NONE &&
+		    !(boost && shield);
 	bool curr_in, wakee_in;
 
-	stat_inc(calls);
+	stat_seen(calls);
 	/* the tasks, where the hook has them: fewer loads, no kfunc */
-	curr_in = curr_task ? task_is_target(curr_task) : se_is_target(running);
-	wakee_in = wakee_task ? task_is_target(wakee_task) :
-				se_is_target(wakee);
+	if (boost && !shield) {
+		wakee_in = wakee_task ? task_is_target(wakee_task) :
+					se_is_target(wakee);
+		if (lazy && !wakee_in)
+			return SCHED_DEFAULT;
+		curr_in = curr_task ? task_is_target(curr_task) :
+				      se_is_target(running);
+	} else {
+		curr_in = curr_task ? task_is_target(curr_task) :
+				      se_is_target(running);
+		if (lazy && !curr_in)
+			return SCHED_DEFAULT;
+		wakee_in = wakee_task ? task_is_target(wakee_task) :
+					se_is_target(wakee);
+	}
 	if (curr_in == wakee_in)
 		return SCHED_DEFAULT;
-	stat_inc(calls + 1);
+	stat_seen(calls + 1);
 	if (wakee_in && boost) {
 		if (!within_lead(curr, wakee, matched, max_lead_ns)) {
 			stat_inc(STAT_BOUNDED);
@@ -128,6 +152,7 @@ static __always_inline int cross_wakeup(struct sched_entity *curr,
 	int BPF_PROG(prefix##_wakeup, struct task_struct *curr,                \
 		     struct task_struct *p)                                    \
 	{                                                                      \
+		observe_wakeup_check(curr);                                    \
 		return cross_wakeup(&curr->se, &curr->se, &p->se, curr, p,     \
 				    false, (boost), (shield), (max_lead_ns),   \
 				    STAT_WAKEUP_CALLS);                        \
