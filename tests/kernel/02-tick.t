@@ -38,6 +38,6 @@ tune_restore
 diag "involuntary switches of A in 3 s: return 0: $base, >0: $forced, <0: $suppressed"
 ok "CFS preempts A when the program returns 0" [ "$base" -gt 10 ]
 ok ">0 raises A's preemptions at least 3x" [ "$forced" -ge $((3 * base)) ]
-ok "<0 cuts A's preemptions at least 3x" [ "$suppressed" -ge 0 ] && [ $((3 * suppressed)) -le "$base" ]
+ok "<0 cuts A's preemptions at least 3x" [ "$suppressed" -ge 0 -a $((3 * suppressed)) -le "$base" ]
 rm -f "$out"
 tap_status

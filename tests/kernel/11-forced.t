@@ -51,7 +51,7 @@ ok "forced: the waker's wakeups preempted" [ "$pf" -gt 100 ]
 # vruntime, and past sched_bpf_max_suppress_ms the kernel stops honouring
 # its forced buddy: those picks are the bound's, not a failure to hand over.
 ok "forced: the waker ran next after all but at most 1% of them, besides the bound's" \
-	[ $((100 * (of - bf))) -le "$pf" ] && [ "$wf" -gt 100 ]
+	[ $((100 * (of - bf))) -le "$pf" -a "$wf" -gt 100 ]
 
 # A forced tick on the first hog for 1 s: how many, and after how many of
 # them the next pick chose it again (it was still running at the next

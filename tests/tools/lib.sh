@@ -68,12 +68,11 @@ wait_attached() {
 }
 
 # A task's nonvoluntary_ctxt_switches and voluntary ones (for a task
-# that sleeps after each run: its runs), CPU time in clock ticks, and in
-# ns (schedstat: exact for a task that runs 100 us at a time).
+# that sleeps after each run: its runs) and CPU time in clock ticks; in
+# ns: tap.sh's cpuns.
 nivcsw() { awk '/^nonvoluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"; }
 nvcsw() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"; }
 cputicks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-cpuns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
 
 # --- default knobs first ----------------------------------------------------
 # Every policy test runs on the knobs the kernel boots with (on the VM's 2
