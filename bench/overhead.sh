@@ -10,11 +10,17 @@
 #
 # Configurations (BENCH_CONFIGS, space-separated, overrides the list):
 #   none          nothing attached: the static key keeps the hooks patched out
+#   none/target   nothing attached, the benchmark in the target cgroup: the
+#                 baseline of the TOOL/target rows, which then show what the
+#                 tool costs, not what a cgroup with the cpu controller costs
+#                 CFS (a task group's runqueue per level, enqueue and
+#                 dequeue at each)
 #   no-op         schedtest's programs on all three hooks, returning 0, with
 #                 kernel.bpf_stats_enabled left off (--no-stats)
 #   TOOL          the tool on an empty cgroup at its default observation level
 #   TOOL/target   the tool under --dry-run with the benchmark in its cgroup
 #   TOOL/LEVEL    the tool on the empty cgroup with --observe=LEVEL
+#   TOOL/target-LEVEL  the benchmark as target, with --observe=LEVEL
 # Workloads (BENCH_WORKLOADS, default pipe): pipe, perf bench sched pipe
 # -l PIPE_LOOPS (two tasks waking each other: the wakeup path); messaging, perf bench sched
 # messaging -t -g MSG_GROUPS -l MSG_LOOPS (40 threads per group, sending
@@ -46,7 +52,7 @@ TOOLS=(no-preempt boost-wakeup slice-extend cgroup-isolate)
 default_configs() {
 	local t
 
-	echo none no-op
+	echo none none/target no-op
 	for t in "${TOOLS[@]}"; do
 		echo "$t" "$t/target"
 		"$BIN/$t" --help | grep -q -- --observe && echo "$t/none"
@@ -78,7 +84,10 @@ attach() {
 	ATT_PID= IN_CG=
 	[[ $1 == */* ]] && variant=${1#*/}
 	case $tool in
-	none) return 0 ;;
+	none)
+		[ "$variant" = target ] && IN_CG=$TARGET
+		return 0
+		;;
 	no-op)
 		"$SCHEDTEST" --no-stats --tick 0 --wakeup 0 --entity 0 \
 			>"$TAP_TMP/noop" &
@@ -93,6 +102,7 @@ attach() {
 	case $variant in
 	'') args=(-c "$EMPTY") ;;
 	target) args=(-n -c "$TARGET") IN_CG=$TARGET ;;
+	target-*) args=(-n -c "$TARGET" "--observe=${variant#target-}") IN_CG=$TARGET ;;
 	*) args=(-c "$EMPTY" "--observe=$variant") ;;
 	esac
 	"$BIN/$tool" "${args[@]}" -j -q --interval 1h >"$TAP_TMP/run.json" &
@@ -182,7 +192,7 @@ for c in "${CONFIGS[@]}"; do
 			echo "$w $c $r $(run_workload "$w")" >>"$BENCH_OUT"
 		done
 	done
-	[ "${BENCH_STATS:-1}" = 1 ] && [ "$c" != none ] && stats "$c"
+	[ "${BENCH_STATS:-1}" = 1 ] && [ "${c%/*}" != none ] && stats "$c"
 	detach "$c"
 	echo "bench: $c done" >&2
 done
