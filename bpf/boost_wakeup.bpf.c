@@ -145,10 +145,11 @@ int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,
 {
 	u32 cpu = bpf_get_smp_processor_id();
 	struct sched_entity *next;
+	pcpu_t pc = PCPU_INIT;
 	struct waiting *w;
 	u64 now;
 
-	stat_seen(STAT_TICK_CALLS);
+	stat_seen(&pc, STAT_TICK_CALLS);
 	w = bpf_map_lookup_elem(&target_waiting, &cpu);
 	if (!w || !w->ts)
 		return SCHED_DEFAULT;
@@ -159,7 +160,7 @@ int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,
 	}
 	if (se_is_target(running_se(curr)))
 		return SCHED_DEFAULT;
-	stat_seen(STAT_TICK_TARGETS);
+	stat_seen(&pc, STAT_TICK_TARGETS);
 	/* the lead of the entity that runs instead (CFS: the leftmost) */
 	next = waiting_se(curr);
 	if (!next)
@@ -174,17 +175,17 @@ int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,
 		 */
 		if ((s64)(curr->vruntime - BPF_CORE_READ(next, vruntime)) >=
 		    (s64)cfg_max_lead_ns) {
-			stat_inc(STAT_BOUNDED);
+			stat_inc(&pc, STAT_BOUNDED);
 			return SCHED_DEFAULT;
 		}
-		stat_inc(STAT_TICK_SUPPRESSED);
+		stat_inc(&pc, STAT_TICK_SUPPRESSED);
 		return verdict(SCHED_SUPPRESS);
 	}
 	if ((s64)(BPF_CORE_READ(next, vruntime) - curr->vruntime) >=
 	    (s64)cfg_max_lead_ns) {
-		stat_inc(STAT_BOUNDED);
+		stat_inc(&pc, STAT_BOUNDED);
 		return SCHED_DEFAULT;
 	}
-	stat_inc(STAT_TICK_FORCED);
+	stat_inc(&pc, STAT_TICK_FORCED);
 	return verdict(SCHED_FORCE);
 }

@@ -87,7 +87,8 @@ SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(cgroup_isolate_tick, struct sched_entity *curr,
 	     unsigned long delta_exec)
 {
-	struct sched_entity *se = tick_target(curr);
+	pcpu_t pc = PCPU_INIT;
+	struct sched_entity *se = tick_target(&pc, curr);
 
 	if (!se || waiting_is_inside(curr))
 		return SCHED_DEFAULT;
@@ -95,5 +96,5 @@ int BPF_PROG(cgroup_isolate_tick, struct sched_entity *curr,
 	 * curr's run, not the insider task's: insiders switching among
 	 * themselves do not restart the time an outsider waits.
 	 */
-	return suppress_within(curr, cfg_min_run_ns, STAT_TICK_SUPPRESSED);
+	return suppress_within(&pc, curr, cfg_min_run_ns, STAT_TICK_SUPPRESSED);
 }

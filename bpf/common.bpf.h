@@ -35,30 +35,47 @@ const volatile struct schedbpf_cfg cfg_common = {};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, SCHEDBPF_NR_STATS);
+	__uint(max_entries, 1);
 	__type(key, u32);
-	__type(value, u64);
-} stats SEC(".maps");
+	__type(value, struct schedbpf_percpu);
+} percpu SEC(".maps");
 
-static __always_inline void stat_inc(enum schedbpf_stat idx)
+/*
+ * A program's handle on this CPU's struct schedbpf_percpu: each program
+ * declares one, PCPU_INIT, and hands its address to whatever counts. It is
+ * looked up on the first use, so a program that counts nothing (a call
+ * about a non-target under --observe=none) looks up no map, and one that
+ * counts three things looks it up once.
+ */
+typedef struct schedbpf_percpu *pcpu_t;
+#define PCPU_INIT NULL
+
+static __always_inline struct schedbpf_percpu *pcpu(pcpu_t *pc)
 {
-	u32 key = idx;
-	u64 *cnt = bpf_map_lookup_elem(&stats, &key);
+	u32 zero = 0;
 
-	if (cnt)
-		(*cnt)++;
+	if (!*pc)
+		*pc = bpf_map_lookup_elem(&percpu, &zero);
+	return *pc;
+}
+
+static __always_inline void stat_inc(pcpu_t *pc, enum schedbpf_stat idx)
+{
+	struct schedbpf_percpu *v = pcpu(pc);
+
+	if (v)
+		v->stats[idx]++;
 }
 
 /*
  * For the counters of what the hooks saw, calls and calls about targets:
- * they are observation, kept at --observe counts and full only. Under none
- * a call about a non-target then looks up no map at all. (cfg_common is
- * read-only data: the verifier drops the branch it never takes.)
+ * they are observation, kept at --observe counts and full only. (cfg_common
+ * is read-only data: the verifier drops the branch it never takes.)
  */
-static __always_inline void stat_seen(enum schedbpf_stat idx)
+static __always_inline void stat_seen(pcpu_t *pc, enum schedbpf_stat idx)
 {
 	if (cfg_common.observe != SCHEDBPF_OBSERVE_NONE)
-		stat_inc(idx);
+		stat_inc(pc, idx);
 }
 
 /*

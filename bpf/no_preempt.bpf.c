@@ -33,9 +33,11 @@ SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(no_preempt_tick, struct sched_entity *curr,
 	     unsigned long delta_exec)
 {
-	struct sched_entity *se = tick_target(curr);
+	pcpu_t pc = PCPU_INIT;
+	struct sched_entity *se = tick_target(&pc, curr);
 
-	return se ? suppress_within(se, cfg_max_run_ns, STAT_TICK_SUPPRESSED) :
+	return se ? suppress_within(&pc, se, cfg_max_run_ns,
+				    STAT_TICK_SUPPRESSED) :
 		    SCHED_DEFAULT;
 }
 
@@ -43,15 +45,17 @@ SEC("sched/cfs_check_preempt_wakeup")
 int BPF_PROG(no_preempt_wakeup, struct task_struct *curr,
 	     struct task_struct *p)
 {
-	observe_wakeup_check(curr);
-	stat_seen(STAT_WAKEUP_CALLS);
+	pcpu_t pc = PCPU_INIT;
+
+	observe_wakeup_check(&pc, curr);
+	stat_seen(&pc, STAT_WAKEUP_CALLS);
 	/* curr is the running task: no need to find it through its runqueue */
 	if (!task_is_target(curr))
 		return SCHED_DEFAULT;
-	stat_seen(STAT_WAKEUP_TARGETS);
-	if (task_is_target(p))
+	stat_seen(&pc, STAT_WAKEUP_TARGETS);
+	if (same_verdict(&curr->se, &p->se) || task_is_target(p))
 		return SCHED_DEFAULT;
-	return suppress_within(&curr->se, cfg_max_run_ns,
+	return suppress_within(&pc, &curr->se, cfg_max_run_ns,
 			       STAT_WAKEUP_SUPPRESSED);
 }
 
@@ -60,13 +64,14 @@ int BPF_PROG(no_preempt_entity, struct sched_entity *curr,
 	     struct sched_entity *se)
 {
 	struct sched_entity *running = running_se(curr);
+	pcpu_t pc = PCPU_INIT;
 
-	stat_seen(STAT_ENTITY_CALLS);
+	stat_seen(&pc, STAT_ENTITY_CALLS);
 	if (!se_is_target(running))
 		return SCHED_DEFAULT;
-	stat_seen(STAT_ENTITY_TARGETS);
-	if (se_is_target(se))
+	stat_seen(&pc, STAT_ENTITY_TARGETS);
+	if (same_verdict(running, se) || se_is_target(se))
 		return SCHED_DEFAULT;
-	return suppress_within(running, cfg_max_run_ns,
+	return suppress_within(&pc, running, cfg_max_run_ns,
 			       STAT_ENTITY_SUPPRESSED);
 }

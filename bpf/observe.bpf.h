@@ -77,13 +77,6 @@ struct {
 	__type(value, u64);
 } wake_ts SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, SCHEDBPF_LAT_SLOTS);
-	__type(key, u32);
-	__type(value, u64);
-} lat_hist SEC(".maps");
-
 /*
  * Indexed by runqueue CPU (the wakeup may be traced on another CPU): 1 when
  * a wakeup there left the running target to be rescheduled, until its
@@ -107,35 +100,23 @@ static __always_inline u32 log2_slot(u64 v)
 	return slot;
 }
 
-/* this CPU's check_preempt_wakeup() since its last sched_wakeup */
-struct cpw_state {
-	/* it ran */
-	u32 checked;
-	/* and found TIF_NEED_RESCHED set already */
-	u32 before;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, struct cpw_state);
-} cpw SEC(".maps");
-
 static __always_inline bool need_resched(struct task_struct *t)
 {
 	return t->thread_info.flags & (1UL << TIF_NEED_RESCHED);
 }
 
-/* Note that CFS checks a wakeup that may preempt curr, on this CPU. */
-static __always_inline void note_wakeup_check(struct task_struct *curr)
+/*
+ * Note that CFS checks a wakeup that may preempt curr, on this CPU, until
+ * the next sched_wakeup here (struct schedbpf_percpu's cpw_*).
+ */
+static __always_inline void note_wakeup_check(pcpu_t *pc,
+					      struct task_struct *curr)
 {
-	u32 zero = 0;
-	struct cpw_state *st = bpf_map_lookup_elem(&cpw, &zero);
+	struct schedbpf_percpu *v = pcpu(pc);
 
-	if (st) {
-		st->checked = 1;
-		st->before = curr && need_resched(curr);
+	if (v) {
+		v->cpw_checked = 1;
+		v->cpw_before = curr && need_resched(curr);
 	}
 }
 
@@ -152,17 +133,20 @@ static __always_inline void note_wakeup_check(struct task_struct *curr)
  * any wakeup of a non-idle one, before the hook. Such a preemption of a
  * target counts as one, not as one by a wakeup.
  */
-static __always_inline void observe_wakeup_check(struct task_struct *curr)
+static __always_inline void observe_wakeup_check(pcpu_t *pc,
+						 struct task_struct *curr)
 {
 	if (cfg_common.observe != SCHEDBPF_OBSERVE_NONE)
-		note_wakeup_check(curr);
+		note_wakeup_check(pc, curr);
 }
 #else
 /* 6.1's name: sched_tool_load() retargets it where the kernel renamed it */
 SEC("fentry/check_preempt_wakeup")
 int BPF_PROG(observe_cpw, struct rq *rq)
 {
-	note_wakeup_check(rq->curr);
+	pcpu_t pc = PCPU_INIT;
+
+	note_wakeup_check(&pc, rq->curr);
 	return 0;
 }
 #endif
@@ -171,17 +155,18 @@ int BPF_PROG(observe_cpw, struct rq *rq)
  * Did p's wakeup, checked by CFS just before on this CPU, leave a target
  * running on p's runqueue to be preempted?
  */
-static __always_inline void note_wakeup_preemption(struct task_struct *p)
+static __always_inline void note_wakeup_preemption(pcpu_t *pc,
+						   struct task_struct *p)
 {
-	u32 cpu = p->thread_info.cpu, zero = 0, *flag;
-	struct cpw_state *st = bpf_map_lookup_elem(&cpw, &zero);
+	u32 cpu = p->thread_info.cpu, *flag;
+	struct schedbpf_percpu *v = pcpu(pc);
 	struct task_struct *curr;
 	struct rq *rq;
 
-	if (!st || !st->checked)
+	if (!v || !v->cpw_checked)
 		return;
-	st->checked = 0;
-	if (st->before)
+	v->cpw_checked = 0;
+	if (v->cpw_before)
 		return;
 	rq = bpf_per_cpu_ptr(&runqueues, cpu);
 	if (!rq)
@@ -198,13 +183,14 @@ static __always_inline void note_wakeup_preemption(struct task_struct *p)
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(observe_wakeup, struct task_struct *p)
 {
+	pcpu_t pc = PCPU_INIT;
 	u64 now, *tsp;
 	u32 pid;
 
 	policy_note_wakeup(p);
 	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE)
 		return 0;
-	note_wakeup_preemption(p);
+	note_wakeup_preemption(&pc, p);
 	if (cfg_common.observe < SCHEDBPF_OBSERVE_FULL || !task_is_target(p))
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -227,8 +213,10 @@ int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	u32 pid = next->pid, cpu, slot;
-	u64 *tsp, *cnt;
+	struct schedbpf_percpu *v;
+	pcpu_t pc = PCPU_INIT;
 	u32 *woke;
+	u64 *tsp;
 
 	policy_note_switch(next);
 	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE)
@@ -237,12 +225,12 @@ int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 	woke = bpf_map_lookup_elem(&wakeup_resched, &cpu);
 	if ((preempt || prev_state == TASK_RUNNING) && prev->pid &&
 	    task_is_target(prev)) {
-		stat_inc(STAT_PREEMPTIONS);
+		stat_inc(&pc, STAT_PREEMPTIONS);
 		if (next->policy == POLICY_FIFO || next->policy == POLICY_RR ||
 		    next->policy == POLICY_DEADLINE)
-			stat_inc(STAT_PREEMPTIONS_RT);
+			stat_inc(&pc, STAT_PREEMPTIONS_RT);
 		else if (woke && *woke)
-			stat_inc(STAT_PREEMPTIONS_WAKEUP);
+			stat_inc(&pc, STAT_PREEMPTIONS_WAKEUP);
 	}
 	if (woke && *woke)
 		*woke = 0;
@@ -255,10 +243,11 @@ int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 		return 0;
 	slot = log2_slot((bpf_ktime_get_ns() - *tsp) / 1000);
 	*tsp = 0;
-	cnt = bpf_map_lookup_elem(&lat_hist, &slot);
-	if (cnt)
-		(*cnt)++;
-	stat_inc(STAT_WAKEUPS);
+	v = pcpu(&pc);
+	if (v) {
+		v->lat[slot]++;
+		v->stats[STAT_WAKEUPS]++;
+	}
 	return 0;
 }
 

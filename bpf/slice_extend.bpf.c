@@ -30,8 +30,10 @@ SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(slice_extend_tick, struct sched_entity *curr,
 	     unsigned long delta_exec)
 {
-	struct sched_entity *se = tick_target(curr);
+	pcpu_t pc = PCPU_INIT;
+	struct sched_entity *se = tick_target(&pc, curr);
 
-	return se ? suppress_within(se, cfg_slice_ns, STAT_TICK_SUPPRESSED) :
+	return se ? suppress_within(&pc, se, cfg_slice_ns,
+				    STAT_TICK_SUPPRESSED) :
 		    SCHED_DEFAULT;
 }

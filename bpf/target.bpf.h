@@ -20,7 +20,10 @@
  * the group's cgroup is a -c cgroup or below one exactly when the task's
  * is. Otherwise the running task is found through its runqueue; only for
  * another entity, and for -p and a command's tree, does it take the
- * kfuncs, whose every read is a get_kernel_nofault().
+ * kfuncs, whose every read is a get_kernel_nofault(). Where the group
+ * decides, two entities of one task group need no test at all to know
+ * they agree (same_verdict()): a policy that acts only when the running
+ * entity and the other one differ stops there.
  */
 #ifndef SCHEDBPF_TARGET_BPF_H
 #define SCHEDBPF_TARGET_BPF_H
@@ -321,6 +324,37 @@ static __always_inline struct cgroup *se_group_cgroup(struct sched_entity *se)
 	return q->tg->css.cgroup;
 }
 
+/*
+ * Only cgroups, each with its task group: the group an entity queues on
+ * (or runs) decides whether it is a target.
+ */
+static __always_inline bool group_decides(void)
+{
+	return cfg_common.cgrps_own_tg && !cfg_common.has_pids &&
+	       !cfg_common.track_tree;
+}
+
+/*
+ * a and b are both targets or both not, known from two loads each: where
+ * the group decides, two entities of the same task group (se_group_cgroup())
+ * agree; with --all, everything is a target. False says nothing.
+ * (Two autogroup entities agree too: no task of a -c cgroup with its own
+ * task group is in an autogroup.)
+ */
+static __always_inline bool same_verdict(struct sched_entity *a,
+					 struct sched_entity *b)
+{
+	struct cfs_rq *qa, *qb;
+
+	if (cfg_common.all)
+		return true;
+	if (!group_decides() || !bpf_core_field_exists(a->my_q))
+		return false;
+	qa = a->my_q;
+	qb = b->my_q;
+	return (qa ?: a->cfs_rq) == (qb ?: b->cfs_rq);
+}
+
 /* For scheduler hooks (BPF_PROG_TYPE_SCHED) only. */
 static __always_inline bool se_is_target(struct sched_entity *se)
 {
@@ -331,12 +365,11 @@ static __always_inline bool se_is_target(struct sched_entity *se)
 	if (cfg_common.all)
 		return true;
 	/*
-	 * Only cgroups, each with its task group: the group se queues on (or
-	 * runs) decides, running or not, in four loads and the level. (An
-	 * autogroup's task group has no cgroup: then as below.)
+	 * The group se queues on (or runs) decides, running or not, in four
+	 * loads and the level. (An autogroup's task group has no cgroup: then
+	 * as below.)
 	 */
-	if (cfg_common.cgrps_own_tg && !cfg_common.has_pids &&
-	    !cfg_common.track_tree) {
+	if (group_decides()) {
 		struct cgroup *cgrp = se_group_cgroup(se);
 
 		if (cgrp)
@@ -391,14 +424,15 @@ int BPF_PROG(track_exit, struct task_struct *p)
  * entity the tick was called for) if it is a target, counting that too;
  * NULL if it is not.
  */
-static __always_inline struct sched_entity *tick_target(struct sched_entity *curr)
+static __always_inline struct sched_entity *tick_target(pcpu_t *pc,
+							struct sched_entity *curr)
 {
 	struct sched_entity *se = running_se(curr);
 
-	stat_seen(STAT_TICK_CALLS);
+	stat_seen(pc, STAT_TICK_CALLS);
 	if (!se_is_target(se))
 		return NULL;
-	stat_seen(STAT_TICK_TARGETS);
+	stat_seen(pc, STAT_TICK_TARGETS);
 	return se;
 }
 
@@ -407,14 +441,15 @@ static __always_inline struct sched_entity *tick_target(struct sched_entity *cur
  * since it was last picked, counting it in suppressed; after that, count
  * STAT_BOUNDED and let CFS decide.
  */
-static __always_inline int suppress_within(struct sched_entity *se, u64 limit_ns,
+static __always_inline int suppress_within(pcpu_t *pc, struct sched_entity *se,
+					   u64 limit_ns,
 					   enum schedbpf_stat suppressed)
 {
 	if (se_ran_ns(se) >= limit_ns) {
-		stat_inc(STAT_BOUNDED);
+		stat_inc(pc, STAT_BOUNDED);
 		return SCHED_DEFAULT;
 	}
-	stat_inc(suppressed);
+	stat_inc(pc, suppressed);
 	return verdict(SCHED_SUPPRESS);
 }
 

@@ -92,7 +92,7 @@ static __always_inline bool within_lead(struct sched_entity *curr,
  * - otherwise, or on the same side: CFS decides.
  * "targets" counts the calls where exactly one of the two is inside.
  */
-static __always_inline int cross_wakeup(struct sched_entity *curr,
+static __always_inline int cross_wakeup(pcpu_t *pc, struct sched_entity *curr,
 					struct sched_entity *running,
 					struct sched_entity *wakee,
 					struct task_struct *curr_task,
@@ -111,7 +111,10 @@ static __always_inline int cross_wakeup(struct sched_entity *curr,
 		    !(boost && shield);
 	bool curr_in, wakee_in;
 
-	stat_seen(calls);
+	stat_seen(pc, calls);
+	/* one task group, or --all: the two sides agree, nothing to cross */
+	if (same_verdict(running, wakee))
+		return SCHED_DEFAULT;
 	/* the tasks, where the hook has them: fewer loads, no kfunc */
 	if (boost && !shield) {
 		wakee_in = wakee_task ? task_is_target(wakee_task) :
@@ -130,17 +133,17 @@ static __always_inline int cross_wakeup(struct sched_entity *curr,
 	}
 	if (curr_in == wakee_in)
 		return SCHED_DEFAULT;
-	stat_seen(calls + 1);
+	stat_seen(pc, calls + 1);
 	if (wakee_in && boost) {
 		if (!within_lead(curr, wakee, matched, max_lead_ns)) {
-			stat_inc(STAT_BOUNDED);
+			stat_inc(pc, STAT_BOUNDED);
 			return SCHED_DEFAULT;
 		}
-		stat_inc(calls + 3);
+		stat_inc(pc, calls + 3);
 		return verdict(SCHED_FORCE);
 	}
 	if (curr_in && shield) {
-		stat_inc(calls + 2);
+		stat_inc(pc, calls + 2);
 		return verdict(SCHED_SUPPRESS);
 	}
 	return SCHED_DEFAULT;
@@ -152,19 +155,23 @@ static __always_inline int cross_wakeup(struct sched_entity *curr,
 	int BPF_PROG(prefix##_wakeup, struct task_struct *curr,                \
 		     struct task_struct *p)                                    \
 	{                                                                      \
-		observe_wakeup_check(curr);                                    \
-		return cross_wakeup(&curr->se, &curr->se, &p->se, curr, p,     \
-				    false, (boost), (shield), (max_lead_ns),   \
-				    STAT_WAKEUP_CALLS);                        \
+		pcpu_t pc = PCPU_INIT;                                         \
+                                                                               \
+		observe_wakeup_check(&pc, curr);                               \
+		return cross_wakeup(&pc, &curr->se, &curr->se, &p->se, curr,   \
+				    p, false, (boost), (shield),               \
+				    (max_lead_ns), STAT_WAKEUP_CALLS);         \
 	}                                                                      \
                                                                                \
 	SEC("sched/cfs_wakeup_preempt_entity")                                 \
 	int BPF_PROG(prefix##_entity, struct sched_entity *curr,               \
 		     struct sched_entity *se)                                  \
 	{                                                                      \
-		return cross_wakeup(curr, running_se(curr), se, NULL, NULL,    \
-				    true, (boost), (shield), (max_lead_ns),    \
-				    STAT_ENTITY_CALLS);                        \
+		pcpu_t pc = PCPU_INIT;                                         \
+                                                                               \
+		return cross_wakeup(&pc, curr, running_se(curr), se, NULL,     \
+				    NULL, true, (boost), (shield),             \
+				    (max_lead_ns), STAT_ENTITY_CALLS);         \
 	}
 
 #endif /* SCHEDBPF_WAKEUP_BPF_H */

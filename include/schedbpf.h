@@ -29,7 +29,7 @@
 #define SCHEDBPF_MAX_CPUS 1024
 
 /*
- * Counters, one per-CPU array slot each, summed by the tools. Per hook:
+ * Counters, struct schedbpf_percpu's stats[], summed by the tools. Per hook:
  * calls, calls that concern a target (what "concern" means is each tool's
  * to state), and the calls where the program suppressed or forced a
  * preemption (or, under --dry-run, would have).
@@ -64,6 +64,24 @@ enum schedbpf_stat {
 	/* target wakeups whose wakeup-to-run latency was measured */
 	STAT_WAKEUPS,
 	SCHEDBPF_NR_STATS
+};
+
+/*
+ * Each CPU's counters and histogram, the one value of the per-CPU array map
+ * "percpu": a program looks it up once however many counters it bumps
+ * (before 6.8 every per-CPU array lookup is a helper call). The tools sum
+ * stats and lat over the CPUs.
+ */
+struct schedbpf_percpu {
+	__u64 stats[SCHEDBPF_NR_STATS];
+	__u64 lat[SCHEDBPF_LAT_SLOTS];
+	/*
+	 * The observers' note of this CPU's last CFS wakeup check
+	 * (observe.bpf.h), not read by the tools: it ran, and found the
+	 * running task already to be rescheduled.
+	 */
+	__u32 cpw_checked;
+	__u32 cpw_before;
 };
 
 /*

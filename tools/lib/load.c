@@ -383,52 +383,46 @@ static void skel_drop_pid(void *ctx, pid_t tgid)
 		bpf_map__delete_elem(map, &key, sizeof(key), 0);
 }
 
-/* Sums each of the n per-CPU slots of an array map into out. */
-static int percpu_sum(int map_fd, __u32 n, __u64 *out)
-{
-	int ncpus = libbpf_num_possible_cpus();
-	__u64 *vals;
-	__u32 key;
-	int cpu;
-
-	if (ncpus < 0)
-		return ncpus;
-	vals = calloc(ncpus, sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
-	for (key = 0; key < n; key++) {
-		if (bpf_map_lookup_elem(map_fd, &key, vals)) {
-			int ret = -errno;
-
-			free(vals);
-			return ret;
-		}
-		out[key] = 0;
-		for (cpu = 0; cpu < ncpus; cpu++)
-			out[key] += vals[cpu];
-	}
-	free(vals);
-	return 0;
-}
-
+/*
+ * The counters and the histogram, summed over the CPUs from the one value
+ * of the per-CPU map "percpu" (struct schedbpf_percpu).
+ */
 static int skel_read(void *ctx, __u64 *stats, __u64 *hist)
 {
 	struct bpf_object_skeleton *s = ctx;
-	int stats_fd = bpf_object__find_map_fd_by_name(*s->obj, "stats");
-	int hist_fd = bpf_object__find_map_fd_by_name(*s->obj, "lat_hist");
-	int err;
+	int fd = bpf_object__find_map_fd_by_name(*s->obj, "percpu");
+	/* a per-CPU value is copied out in 8-byte-aligned slots */
+	size_t sz = (sizeof(struct schedbpf_percpu) + 7) & ~(size_t)7;
+	int ncpus = libbpf_num_possible_cpus(), cpu, i;
+	struct schedbpf_percpu *v;
+	__u32 key = 0;
+	char *vals;
 
-	if (stats_fd < 0 || hist_fd < 0) {
-		sched_err("BPF object lacks the stats or lat_hist map");
+	if (fd < 0) {
+		sched_err("BPF object lacks the percpu map");
 		return 1;
 	}
-	err = percpu_sum(stats_fd, SCHEDBPF_NR_STATS, stats);
-	if (!err && hist)
-		err = percpu_sum(hist_fd, SCHEDBPF_LAT_SLOTS, hist);
-	if (err) {
-		sched_err("reading counters: %s", strerror(-err));
+	if (ncpus < 0 || !(vals = calloc(ncpus, sz))) {
+		sched_err("reading counters: %s",
+			  strerror(ncpus < 0 ? -ncpus : ENOMEM));
 		return 1;
 	}
+	if (bpf_map_lookup_elem(fd, &key, vals)) {
+		sched_err("reading counters: %s", strerror(errno));
+		free(vals);
+		return 1;
+	}
+	memset(stats, 0, SCHEDBPF_NR_STATS * sizeof(*stats));
+	if (hist)
+		memset(hist, 0, SCHEDBPF_LAT_SLOTS * sizeof(*hist));
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		v = (void *)(vals + cpu * sz);
+		for (i = 0; i < SCHEDBPF_NR_STATS; i++)
+			stats[i] += v->stats[i];
+		for (i = 0; hist && i < SCHEDBPF_LAT_SLOTS; i++)
+			hist[i] += v->lat[i];
+	}
+	free(vals);
 	return 0;
 }
 
