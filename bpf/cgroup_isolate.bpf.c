@@ -66,10 +66,22 @@ static __always_inline bool waiting_is_inside(struct sched_entity *curr)
 {
 	struct sched_entity *next;
 	struct task_struct *p;
+	struct cgroup *cgrp;
 	struct cfs_rq *my_q;
 
 	if (cfg_common.all)
 		return true;
+	/*
+	 * Where the group decides, whatever waits on an inside group's
+	 * runqueue is inside too (its tasks, and its child groups): no need
+	 * to find which one runs next. That search is a CO-RE read a step,
+	 * and on EEVDF the tick hook runs wherever time is accounted.
+	 */
+	if (group_decides()) {
+		cgrp = se_queue_cgroup(curr);
+		if (cgrp && cgrp_is_target(cgrp))
+			return true;
+	}
 	next = waiting_se(curr);
 	if (!next)
 		return false;

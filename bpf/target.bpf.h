@@ -325,6 +325,23 @@ static __always_inline struct cgroup *se_group_cgroup(struct sched_entity *se)
 }
 
 /*
+ * The cgroup of the task group whose runqueue se is queued on (for a task
+ * as se_group_cgroup(); for a group entity, its parent group). NULL
+ * without FAIR_GROUP_SCHED, and for an autogroup.
+ */
+static __always_inline struct cgroup *se_queue_cgroup(struct sched_entity *se)
+{
+	struct cfs_rq *q = NULL;
+
+	if (!bpf_core_field_exists(se->cfs_rq) || !bpf_core_field_exists(q->tg))
+		return NULL;
+	q = se->cfs_rq;
+	if (!q || !q->tg)
+		return NULL;
+	return q->tg->css.cgroup;
+}
+
+/*
  * Only cgroups, each with its task group: the group an entity queues on
  * (or runs) decides whether it is a target.
  */
