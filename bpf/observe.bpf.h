@@ -244,10 +244,9 @@ int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 	slot = log2_slot((bpf_ktime_get_ns() - *tsp) / 1000);
 	*tsp = 0;
 	v = pcpu(&pc);
-	if (v) {
+	if (v)
 		v->lat[slot]++;
-		v->stats[STAT_WAKEUPS]++;
-	}
+	stat_inc(&pc, STAT_WAKEUPS);
 	return 0;
 }
 

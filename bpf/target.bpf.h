@@ -305,40 +305,41 @@ static __always_inline struct sched_entity *waiting_se(struct sched_entity *curr
 }
 
 /*
- * The cgroup of the task group se belongs to: for a task, the group whose
- * runqueue it is queued on (the task's cgroup, or its nearest ancestor with
- * the cpu controller); for a group entity, the group it runs. Direct loads
- * from the hook's own pointer. NULL without FAIR_GROUP_SCHED.
+ * The runqueue of the task group se belongs to: for a task, the one it is
+ * queued on (its cgroup's group, or that of its nearest ancestor with the
+ * cpu controller); for a group entity, the group's own, which it runs.
+ * NULL without FAIR_GROUP_SCHED.
  */
-static __always_inline struct cgroup *se_group_cgroup(struct sched_entity *se)
+static __always_inline struct cfs_rq *se_group_rq(struct sched_entity *se)
 {
-	struct cfs_rq *q = NULL;
-
-	if (!bpf_core_field_exists(se->my_q) || !bpf_core_field_exists(q->tg))
+	if (!bpf_core_field_exists(se->my_q))
 		return NULL;
-	q = se->my_q;
-	if (!q)
-		q = se->cfs_rq;
-	if (!q || !q->tg)
+	return se->my_q ?: se->cfs_rq;
+}
+
+/* The cgroup of q's task group; NULL for an autogroup's. Direct loads. */
+static __always_inline struct cgroup *cfs_rq_cgroup(struct cfs_rq *q)
+{
+	if (!bpf_core_field_exists(q->tg) || !q || !q->tg)
 		return NULL;
 	return q->tg->css.cgroup;
 }
 
+/* The cgroup of the task group se belongs to (se_group_rq()). */
+static __always_inline struct cgroup *se_group_cgroup(struct sched_entity *se)
+{
+	return cfs_rq_cgroup(se_group_rq(se));
+}
+
 /*
  * The cgroup of the task group whose runqueue se is queued on (for a task
- * as se_group_cgroup(); for a group entity, its parent group). NULL
- * without FAIR_GROUP_SCHED, and for an autogroup.
+ * as se_group_cgroup(); for a group entity, its parent group).
  */
 static __always_inline struct cgroup *se_queue_cgroup(struct sched_entity *se)
 {
-	struct cfs_rq *q = NULL;
-
-	if (!bpf_core_field_exists(se->cfs_rq) || !bpf_core_field_exists(q->tg))
+	if (!bpf_core_field_exists(se->cfs_rq))
 		return NULL;
-	q = se->cfs_rq;
-	if (!q || !q->tg)
-		return NULL;
-	return q->tg->css.cgroup;
+	return cfs_rq_cgroup(se->cfs_rq);
 }
 
 /*
@@ -353,7 +354,7 @@ static __always_inline bool group_decides(void)
 
 /*
  * a and b are both targets or both not, known from two loads each: where
- * the group decides, two entities of the same task group (se_group_cgroup())
+ * the group decides, two entities of the same task group (se_group_rq())
  * agree; with --all, everything is a target. False says nothing.
  * (Two autogroup entities agree too: no task of a -c cgroup with its own
  * task group is in an autogroup.)
@@ -361,15 +362,14 @@ static __always_inline bool group_decides(void)
 static __always_inline bool same_verdict(struct sched_entity *a,
 					 struct sched_entity *b)
 {
-	struct cfs_rq *qa, *qb;
+	struct cfs_rq *q;
 
 	if (cfg_common.all)
 		return true;
-	if (!group_decides() || !bpf_core_field_exists(a->my_q))
+	if (!group_decides())
 		return false;
-	qa = a->my_q;
-	qb = b->my_q;
-	return (qa ?: a->cfs_rq) == (qb ?: b->cfs_rq);
+	q = se_group_rq(a);
+	return q && q == se_group_rq(b);
 }
 
 /* For scheduler hooks (BPF_PROG_TYPE_SCHED) only. */
