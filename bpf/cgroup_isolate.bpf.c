@@ -87,12 +87,12 @@ static __always_inline bool waiting_is_inside(struct sched_entity *curr)
 		return false;
 	my_q = BPF_CORE_READ(next, my_q);
 	if (my_q)
-		return cgrp_walk_is_target(BPF_CORE_READ(my_q, tg, css.cgroup));
+		return cgrp_anc_is_target(BPF_CORE_READ(my_q, tg, css.cgroup));
 	p = (void *)next - bpf_core_field_offset(struct task_struct, se);
 	if (pid_is_target(BPF_CORE_READ(p, tgid), BPF_CORE_READ(p, pid)))
 		return true;
 	return cfg_common.nr_cgrps &&
-	       cgrp_walk_is_target(BPF_CORE_READ(p, cgroups, dfl_cgrp));
+	       cgrp_anc_is_target(BPF_CORE_READ(p, cgroups, dfl_cgrp));
 }
 
 SEC("sched/cfs_check_preempt_tick")

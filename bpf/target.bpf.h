@@ -13,14 +13,15 @@
  * Both run on every event, for every task, so a non-target must cost as
  * little as possible: a cgroup above the highest -c cgroup (the lowest
  * level) is decided with one load; below it, the walk up to that level is
- * two direct loads a level, no helper call. The pid maps are looked up only
- * when there are -p processes or a command's tree. A hook's entity is
- * judged by its task group where every -c cgroup has one (the cpu
- * controller is on for it): its tasks queue on that group's runqueues, so
- * the group's cgroup is a -c cgroup or below one exactly when the task's
- * is. Otherwise the running task is found through its runqueue; only for
- * another entity, and for -p and a command's tree, does it take the
- * kfuncs, whose every read is a get_kernel_nofault(). Where the group
+ * two direct loads a level, no helper call, for CGROUP_WALK_DEPTH levels,
+ * and deeper a few CO-RE reads (cgroup->ancestors[]). The pid maps are
+ * looked up only when there are -p processes or a command's tree. A hook's
+ * entity is judged by its task group where every -c cgroup has one (the
+ * cpu controller is on for it): its tasks queue on that group's runqueues,
+ * so the group's cgroup is a -c cgroup or below one exactly when the
+ * task's is. Otherwise the running task is found through its runqueue;
+ * only for another entity, and for -p and a command's tree, does it take
+ * the kfuncs, whose every read is a get_kernel_nofault(). Where the group
  * decides, two entities of one task group need no test at all to know
  * they agree (same_verdict()): a policy that acts only when the running
  * entity and the other one differ stops there.
@@ -30,8 +31,8 @@
 
 #include "common.bpf.h"
 
-/* Deepest cgroup2 nesting task_is_target() walks up from a task. */
-#define CGROUP_MAX_DEPTH 32
+/* Levels cgrp_is_target() walks up with direct loads. */
+#define CGROUP_WALK_DEPTH 4
 /* Deepest task-group nesting running_se() walks down from an entity. */
 #define SE_MAX_DEPTH 8
 
@@ -99,31 +100,47 @@ static __always_inline bool cgrp_id_is_target(u64 id)
 }
 
 /*
- * cgrp is a -c cgroup or below one: walk up from cgrp to the highest -c
- * cgroup's level, comparing ids on the way. With CO-RE reads, for a cgroup
- * pointer the verifier cannot follow (cgroup-isolate reads the waiting
- * entity's with BPF_CORE_READ()).
+ * cgrp is a -c cgroup or below one, in a few CO-RE reads whatever the
+ * depth: its ancestor at each -c cgroup's level (cgroup->ancestors[],
+ * which the verifier does not let a direct load reach: it lies past the
+ * end of struct cgroup). For a cgroup pointer the verifier cannot follow
+ * (cgroup-isolate reads the waiting entity's with BPF_CORE_READ()), and
+ * below the direct walk's reach. Not inlined: its helper calls would
+ * make the direct walk's callers keep more values on the stack, a few
+ * instructions more on every event though it seldom runs.
  */
-static __always_inline bool cgrp_walk_is_target(struct cgroup *cgrp)
+static __noinline bool cgrp_anc_is_target(struct cgroup *cgrp)
 {
-	int depth;
+	u32 i, level;
 
-	for (depth = 0; depth < CGROUP_MAX_DEPTH && cgrp; depth++) {
-		if ((u32)BPF_CORE_READ(cgrp, level) < cfg_common.cgrp_min_level)
-			return false;
-		if (cgrp_id_is_target(BPF_CORE_READ(cgrp, kn, id)))
+	if (!cgrp)
+		return false;
+	level = BPF_CORE_READ(cgrp, level);
+	for (i = 0; i < SCHEDBPF_MAX_CGROUPS && i < cfg_common.nr_cgrps; i++) {
+		u32 l = cfg_common.cgrp_levels[i];
+		struct cgroup *anc;
+
+		if (l > level)
+			continue;
+		anc = BPF_CORE_READ(cgrp, ancestors[l]);
+		if (anc && BPF_CORE_READ(anc, kn, id) == cfg_common.cgrp_ids[i])
 			return true;
-		cgrp = BPF_CORE_READ(cgrp, self.parent, cgroup);
 	}
 	return false;
 }
 
-/* The same walk with direct loads, for a pointer the verifier follows. */
+/*
+ * The same test with direct loads, for a pointer the verifier follows:
+ * walk up from cgrp to the highest -c cgroup's level, comparing ids on the
+ * way, two loads a level. CGROUP_WALK_DEPTH levels at most: each level is
+ * one more unrolled step for the verifier to check at every call site,
+ * and it is the tool's start-up. Deeper, cgrp_anc_is_target() finishes.
+ */
 static __always_inline bool cgrp_is_target(struct cgroup *cgrp)
 {
 	int depth;
 
-	for (depth = 0; depth < CGROUP_MAX_DEPTH && cgrp; depth++) {
+	for (depth = 0; depth < CGROUP_WALK_DEPTH && cgrp; depth++) {
 		if ((u32)cgrp->level < cfg_common.cgrp_min_level)
 			return false;
 		if (cgrp_id_is_target(cgrp->kn->id))
@@ -132,7 +149,7 @@ static __always_inline bool cgrp_is_target(struct cgroup *cgrp)
 			return false;
 		cgrp = cgrp->self.parent->cgroup;
 	}
-	return false;
+	return cgrp_anc_is_target(cgrp);
 }
 
 /*

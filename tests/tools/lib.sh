@@ -20,10 +20,19 @@ require_vm() {
 	fi
 }
 
-# new_cgroup NAME: creates $CGROOT/NAME, removed at exit.
+# new_cgroup NAME: creates $CGROOT/NAME, and each level of a nested NAME,
+# removed at exit (the deepest first).
 new_cgroup() {
+	local path= part
+
 	mkdir -p "$CGROOT/$1"
-	TEST_CGS="$TEST_CGS $CGROOT/$1"
+	for part in ${1//\// }; do
+		path=${path:+$path/}$part
+		case " $TEST_CGS " in
+		*" $CGROOT/$path "*) ;;
+		*) TEST_CGS="$CGROOT/$path $TEST_CGS" ;;
+		esac
+	done
 }
 
 cleanup_tools() {

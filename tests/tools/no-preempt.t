@@ -68,6 +68,38 @@ wait $hog $comp
 printf '%s\n' "$OUT" | tail -n 1 | jq -e '.tick_targets > 0 and .status == null' \
 	>/dev/null
 ok $? "-p PID targets the process; --duration stops the tool (exit $STATUS)"
+# -c: a task six levels below the cgroup is a target, for the hooks (its
+# own task group) and the observers alike: target.bpf.h walks four levels
+# with direct loads and tests the rest through cgroup->ancestors[]. The
+# same task is not a target of a cgroup beside its path.
+deep=$CG/t1/t2/t3/t4/t5/t6
+new_cgroup "$deep"
+new_cgroup "$CG/t1/x"
+cg=$CG
+for part in t1 t2 t3 t4 t5; do
+	echo +cpu >"$CGROOT/$cg/cgroup.subtree_control"
+	cg=$cg/$part
+done
+echo +cpu >"$CGROOT/$cg/cgroup.subtree_control"
+deep_run() {
+	local tgt comp
+
+	taskset -c 1 "$HOG" 4 &
+	comp=$!
+	(in_cgroup "$deep" "$HOG" 4) &
+	tgt=$!
+	run "$NP" --dry-run -j -d 2s -c "$1"
+	kill $tgt $comp 2>/dev/null
+	wait $tgt $comp 2>/dev/null
+}
+deep_run "$CG"
+printf '%s\n' "$OUT" | tail -n 1 |
+	jq -e '.tick_targets > 0 and .preemptions > 0' >/dev/null
+ok $? "-c CG: a task six levels below is a target (tick_targets, preemptions > 0)"
+deep_run "$CG/t1/x"
+printf '%s\n' "$OUT" | tail -n 1 |
+	jq -e '.status == null and .tick_targets == 0 and .preemptions == 0' >/dev/null
+ok $? "-c CG/t1/x: the same task, beside x, is not (both 0)"
 
 # --- signals ------------------------------------------------------------
 for sig in INT TERM; do
