@@ -9,10 +9,9 @@
  *   was preempted, or was still runnable when it switched out), and which
  *   of them a task of a higher class caused, and which a wakeup: the
  *   tool's cfs_check_preempt_wakeup program (OBSERVE_CHECK_IN_HOOK,
- *   below), or in a tool without one an fentry program on CFS's
- *   check_preempt_wakeup() (check_preempt_wakeup_fair() from 6.7 on: the
- *   library points it at the running kernel's name, see
- *   sched_btf_func()), notes whether the running task already had
+ *   below), or in a tool without one a wakeup hook program of the
+ *   observers' own that decides nothing, notes whether the running task
+ *   already had
  *   TIF_NEED_RESCHED (then CFS returns at once, deciding nothing), and at
  *   sched_wakeup, which 6.1 and 6.12 trace right after check_preempt_curr()
  *   (wakeup_preempt() on 6.12) on the same CPU under the same runqueue
@@ -31,7 +30,7 @@
  * non-target costs one task_is_target() (a few loads) and nothing else: no
  * map is looked up for it. Earlier versions attached fentry and fexit to
  * check_preempt_wakeup() and fentry to resched_curr(): an fexit trampoline
- * and two more programs on every wakeup, where one fentry does.
+ * and two more programs on every wakeup, where one hook program does.
  */
 #ifndef SCHEDBPF_OBSERVE_BPF_H
 #define SCHEDBPF_OBSERVE_BPF_H
@@ -120,18 +119,19 @@ static __always_inline void note_wakeup_check(pcpu_t *pc,
 	}
 }
 
-#ifdef OBSERVE_CHECK_IN_HOOK
 /*
- * A tool with a cfs_check_preempt_wakeup program defines
- * OBSERVE_CHECK_IN_HOOK and has that program call this first, in place
- * of the fentry program below: the hook runs inside the same CFS check,
- * on the same CPU, with the running task in hand, and an fentry costs a
- * trampoline and a program more on every wakeup (about 150 instructions).
- * The hook is called after the check's early returns, where the fentry
- * ran before them; only one of those returns ever preempts: a running
- * entity that is idle (SCHED_IDLE, or an idle cgroup) is preempted by
- * any wakeup of a non-idle one, before the hook. Such a preemption of a
- * target counts as one, not as one by a wakeup.
+ * The note is taken in the cfs_check_preempt_wakeup hook: it runs inside
+ * CFS's check, on the same CPU, with the running task in hand. A tool with
+ * a program of its own there defines OBSERVE_CHECK_IN_HOOK and has that
+ * program call this first; in any other tool observe_check (below) does
+ * only this. The hook is called after the check's early returns but one
+ * (the running task already to be rescheduled); only one of those returns
+ * ever preempts: a running entity that is idle (SCHED_IDLE, or an idle
+ * cgroup) is preempted by any wakeup of a non-idle one, before the hook.
+ * Such a preemption of a target counts as one, not as one by a wakeup.
+ * (An fentry program on check_preempt_wakeup() saw those too, but cost a
+ * trampoline on every wakeup, about 20 ns more than the hook program, and
+ * about 140 ms of the tool's start-up in the VM to patch it in.)
  */
 static __always_inline void observe_wakeup_check(pcpu_t *pc,
 						 struct task_struct *curr)
@@ -139,15 +139,19 @@ static __always_inline void observe_wakeup_check(pcpu_t *pc,
 	if (cfg_common.observe != SCHEDBPF_OBSERVE_NONE)
 		note_wakeup_check(pc, curr);
 }
-#else
-/* 6.1's name: sched_tool_load() retargets it where the kernel renamed it */
-SEC("fentry/check_preempt_wakeup")
-int BPF_PROG(observe_cpw, struct rq *rq)
+
+#ifndef OBSERVE_CHECK_IN_HOOK
+/*
+ * Decides nothing: CFS decides, as with no program. An observer (its name),
+ * so not loaded under --observe=none.
+ */
+SEC("sched/cfs_check_preempt_wakeup")
+int BPF_PROG(observe_check, struct task_struct *curr, struct task_struct *p)
 {
 	pcpu_t pc = PCPU_INIT;
 
-	note_wakeup_check(&pc, rq->curr);
-	return 0;
+	observe_wakeup_check(&pc, curr);
+	return SCHED_DEFAULT;
 }
 #endif
 

@@ -15,7 +15,9 @@
  *   non-targets: CFS decides, and preempts at this tick if the target has
  *   also used its own slice. Never SCHED_FORCE.
  * Wakeup preemption is left to CFS: a waking task that CFS finds far enough
- * behind in vruntime still preempts a target.
+ * behind in vruntime still preempts a target. (At --observe=counts and
+ * full the observers attach a cfs_check_preempt_wakeup program that only
+ * notes each check and returns 0: observe_check in observe.bpf.h.)
  *
  * "Targets" counters count ticks on a running target; "bounded" the ticks
  * after its --slice, when CFS decided.

@@ -40,7 +40,8 @@ int sched_btf_hook(const struct sched_btf *sb, const char *hook);
  * The name the running kernel has for function func, which a tracing
  * program names as 6.1 does: func itself, the name a later kernel gave
  * it (check_preempt_wakeup_fair for check_preempt_wakeup), or NULL when
- * it has neither.
+ * it has neither. For tests/kernel/schedtest's fentry observers: the
+ * tools trace no function.
  */
 const char *sched_btf_func(const struct sched_btf *sb, const char *func);
 

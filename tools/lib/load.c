@@ -153,74 +153,6 @@ static int set_hooks(struct sched_tool *t, struct bpf_object *obj)
 	return 0;
 }
 
-/*
- * A tracing program to point at the running kernel's name for the function
- * in its section (sched_btf_func()): the observers name 6.1's, and later
- * kernels renamed some. Found while our copy of the kernel's BTF is open,
- * set once it is freed (set_traces()): libbpf parses its own copy to set
- * them, and the two at once would be the tool's peak RSS.
- */
-struct retarget {
-	struct bpf_program *prog;
-	/* the section's own name, or a static string: outlives the BTF */
-	const char *name;
-};
-
-#define MAX_RETARGETS 8
-
-static int find_traces(struct sched_tool *t, struct bpf_object *obj,
-		       struct retarget *rt, int *nrt)
-{
-	static const char *const prefixes[] = { "fentry/", "fexit/" };
-	struct bpf_program *prog;
-	struct utsname u;
-	size_t i;
-
-	*nrt = 0;
-	bpf_object__for_each_program(prog, obj) {
-		const char *sec = bpf_program__section_name(prog), *func = NULL;
-		const char *name;
-
-		for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
-			if (!strncmp(sec, prefixes[i], strlen(prefixes[i])))
-				func = sec + strlen(prefixes[i]);
-		}
-		if (!func || !bpf_program__autoload(prog))
-			continue;
-		name = sched_btf_func(&t->btf, func);
-		if (!name) {
-			uname(&u);
-			sched_err("kernel %s has no function %s to trace",
-				  u.release, func);
-			return 1;
-		}
-		if (name == func)
-			continue;
-		if (*nrt == MAX_RETARGETS) {
-			sched_err("more than %d tracing programs to retarget",
-				  MAX_RETARGETS);
-			return 1;
-		}
-		rt[(*nrt)++] = (struct retarget){ prog, name };
-	}
-	return 0;
-}
-
-static int set_traces(const struct retarget *rt, int nrt)
-{
-	int i, err;
-
-	for (i = 0; i < nrt; i++) {
-		err = bpf_program__set_attach_target(rt[i].prog, 0, rt[i].name);
-		if (err) {
-			sched_err("resolving %s: %s", rt[i].name,
-				  strerror(-err));
-			return 1;
-		}
-	}
-	return 0;
-}
-
 static int fill_tgids(struct sched_tool *t, struct bpf_object *obj)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(obj, "target_tgids");
@@ -277,12 +209,9 @@ static int set_observe(struct sched_tool *t, struct bpf_object *obj)
 
 int sched_tool_load(struct sched_tool *t, struct bpf_object_skeleton *s)
 {
-	struct retarget rt[MAX_RETARGETS];
-	int nrt, err;
+	int err;
 
-	/* set_hooks() frees the BTF that find_traces() reads */
-	if (set_observe(t, *s->obj) || find_traces(t, *s->obj, rt, &nrt) ||
-	    set_hooks(t, *s->obj) || set_traces(rt, nrt))
+	if (set_observe(t, *s->obj) || set_hooks(t, *s->obj))
 		return 1;
 	report_libbpf_hold();
 	err = bpf_object__load_skeleton(s);
