@@ -115,6 +115,37 @@ for sig in INT TERM; do
 	no_programs_left
 	ok $? "nothing attached after SIG$sig"
 done
+# A stop signal that comes while the programs load is kept, not dropped,
+# even where the tool started with SIGINT ignored (as here: a script's
+# `tool &`): the tool blocks it before it loads anything. Watched with
+# builtins only (a fork in the VM takes as long as the load): the moment
+# SigBlk has SIGINT, the tool holds a handful of files (the -c cgroup's),
+# not its maps and programs.
+"$NP" -c "$CG" >/dev/null &
+tool=$!
+nfds=
+for _ in $(seq 20000); do
+	val=
+	{ while read -r key val; do
+		[ "$key" = SigBlk: ] && break
+	done </proc/$tool/status; } 2>/dev/null
+	if [ -n "$val" ] && (((0x$val & 2) != 0)); then
+		fds=(/proc/$tool/fd/*)
+		nfds=${#fds[@]}
+		break
+	fi
+done
+kill -INT $tool
+(sleep 60 && kill -KILL $tool) 2>/dev/null &
+guard=$!
+wait $tool
+status=$?
+kill $guard 2>/dev/null
+[ -n "$nfds" ] && [ "$nfds" -le 6 ]
+ok $? "SIGINT is blocked before the programs load (${nfds:-no} files open then)"
+ok $status "SIGINT during the load, with SIGINT ignored: exit 0 once attached ($status)"
+no_programs_left
+ok $? "nothing attached after it"
 "$NP" -c "$CG" >/dev/null &
 tool=$!
 wait_attached

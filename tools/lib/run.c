@@ -340,13 +340,37 @@ static int final_status(struct run *r, int status)
 	return exit_status_of(r->wstatus);
 }
 
+/*
+ * The signals that stop a run, or are passed to CMD, read from a signalfd.
+ * SIGPIPE is among them: a write to a closed pipe fails with EPIPE, and
+ * both mean "stop".
+ */
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGPIPE);
+}
+
+void sched_block_signals(struct sched_tool *t)
+{
+	sigset_t set;
+
+	stop_signals(&set);
+	sigprocmask(SIG_BLOCK, &set, &t->orig_mask);
+	t->signals_blocked = true;
+}
+
 int sched_run(struct sched_tool *t, const struct sched_backend *b)
 {
 	struct run r = { .t = t, .b = b, .c = CHILD_INIT, .sigfd = -1 };
 	__u64 v[SCHEDBPF_NR_STATS], hist[SCHEDBPF_LAT_SLOTS];
 	int status = 0, wstatus, err, cmd_status;
+	const sigset_t *orig = &t->orig_mask;
 	struct sigaction old;
-	sigset_t set, orig;
+	sigset_t set;
 
 	/*
 	 * An inherited SIGCHLD=SIG_IGN would have the kernel reap CMD and
@@ -356,16 +380,10 @@ int sched_run(struct sched_tool *t, const struct sched_backend *b)
 	sigaction(SIGPIPE, NULL, &old);
 	r.sigpipe_ignored = old.sa_handler == SIG_IGN;
 
-	/*
-	 * Signals are read from a signalfd. SIGPIPE is blocked too: a write
-	 * to a closed pipe fails with EPIPE, and both mean "stop".
-	 */
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &set, &orig);
+	/* blocked since sched_block_signals(): one sent meanwhile is pending */
+	if (!t->signals_blocked)
+		sched_block_signals(t);
+	stop_signals(&set);
 	r.sigfd = signalfd(-1, &set, SFD_CLOEXEC);
 	if (r.sigfd < 0) {
 		sched_err("signalfd: %s", strerror(errno));
@@ -379,7 +397,7 @@ int sched_run(struct sched_tool *t, const struct sched_backend *b)
 		goto out;
 	}
 
-	if (t->opts.cmd && start_child(&r, &orig)) {
+	if (t->opts.cmd && start_child(&r, orig)) {
 		status = 1;
 		goto out;
 	}
@@ -423,7 +441,7 @@ out:
 	report_close(&r.rep);
 	if (r.sigfd >= 0)
 		close(r.sigfd);
-	sigprocmask(SIG_SETMASK, &orig, NULL);
+	sigprocmask(SIG_SETMASK, orig, NULL);
 	return status;
 }
 

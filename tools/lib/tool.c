@@ -13,6 +13,7 @@ int sched_tool_main(struct sched_tool *t, int argc, char **argv)
 	int status;
 
 	sched_tool_parse(t, argc, argv);
+	sched_block_signals(t);
 	status = sched_tool_init(t);
 	if (!status) {
 		cfg = sched_tool_cfg(t);

@@ -20,6 +20,7 @@
 #define SCHEDBPF_TOOL_H
 
 #include <argp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 #include <linux/types.h>
@@ -104,6 +105,9 @@ struct sched_tool {
 	int handler_id;
 	/* the tool dies of this signal once it has cleaned up (0: exits) */
 	int die_signal;
+	/* the signal mask the tool started with (sched_block_signals()) */
+	sigset_t orig_mask;
+	bool signals_blocked;
 };
 
 /* The whole life above; returns the exit status (or dies of CMD's signal). */
@@ -168,6 +172,17 @@ struct sched_backend {
 struct sched_backend sched_skel_backend(struct bpf_object_skeleton *s);
 
 /* --- run.c --------------------------------------------------------------- */
+
+/*
+ * Blocks the signals that stop a run (SIGINT, SIGTERM, SIGHUP, SIGPIPE)
+ * from the tool's start, keeping the mask it started with for CMD:
+ * sched_run() reads them from a signalfd, so one that comes while the
+ * programs load stops the run once it starts. (Unblocked, a signal the
+ * tool inherited as ignored, as a script's `tool &` does with SIGINT, was
+ * dropped during the load, and the tool ran on.) sched_run() does it
+ * itself if nothing did before.
+ */
+void sched_block_signals(struct sched_tool *t);
 
 /*
  * Attaches, starts CMD, prints until told to stop, prints the summary.
