@@ -307,6 +307,7 @@ bench-real: $(DEPS_CHECK) all
 
 # tests/stress/run: not part of check. The debug kernel for the checkers;
 # the default one because kernel-tests builds against its libbpf and BTF.
+# KERNEL=6.12 does the same with the 6.12 series.
 # Every STRESS_* variable (tests/stress/run lists them) reaches the guest.
 STRESS_CPUS ?= 2
 STRESS_TIMEOUT ?= 36000
@@ -315,7 +316,7 @@ stress: $(DEPS_CHECK) all
 	$(MAKE) kernel FLAVOR=debug
 	$(MAKE) kernel FLAVOR=default
 	$(MAKE) stress-tests
-	kernel/vm-run --flavor debug --mttcg --cpus $(STRESS_CPUS) --mem 4G \
+	KERNEL=$(KERNEL) kernel/vm-run --flavor debug --mttcg --cpus $(STRESS_CPUS) --mem 4G \
 		--timeout $(STRESS_TIMEOUT) -- env $(foreach v,$(sort \
 		$(filter STRESS_%,$(.VARIABLES))),$(v)='$($(v))') tests/stress/run
 

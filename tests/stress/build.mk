@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Builds what make stress and the text_poke investigation run besides
-# tests/kernel's programs, into build/tests/stress/: the cycle loader against
-# the patched kernel's in-tree libbpf (like schedtest), the all-suppress
-# sched program, and the text_poke controls (plain tp_btf/fentry; the sched
-# hooks alone, returning 0). Reuses tests/kernel's vmlinux.h (of the 6.1
-# series: make stress runs on 6.1). Included by the top-level Makefile.
-ST_OUT := $(KT_OUT)/stress
+# tests/kernel's programs: the cycle loader against the patched kernel's
+# in-tree libbpf (like schedtest), the all-suppress sched program, and the
+# text_poke controls (plain tp_btf/fentry; the sched hooks alone, returning
+# 0). A set per series, as tests/kernel's loaders (the series' libbpf
+# knows its own number for the program type): build/tests/stress/ for 6.1,
+# build/tests/kernel-6.12/stress/ with KERNEL=6.12; tests/stress/run takes
+# the running kernel's. Included by the top-level Makefile.
+ST_OUT := $(KT_LOAD)/stress
 
 stress-tests: kernel-tests $(ST_OUT)/cycle $(ST_OUT)/allsuppress.bpf.o $(ST_OUT)/noop.bpf.o \
 	$(ST_OUT)/plain.bpf.o
