@@ -21,13 +21,15 @@
 #   TOOL/target   the tool under --dry-run with the benchmark in its cgroup
 #   TOOL/LEVEL    the tool on the empty cgroup with --observe=LEVEL
 #   TOOL/target-LEVEL  the benchmark as target, with --observe=LEVEL
-# Workloads (BENCH_WORKLOADS, default pipe): pipe, perf bench sched pipe
-# -l PIPE_LOOPS (two tasks waking each other: the wakeup path); messaging, perf bench sched
-# messaging -t -g MSG_GROUPS -l MSG_LOOPS (40 threads per group, sending
-# to each other: wakeups, ticks, picks; threads, as a process's fork faults
-# its pages in from the 9p root, which takes the host's time). messaging
-# is not yet shown stable: one boot gave a CV of 0.6% over 5 rounds with
-# no-op programs, but 8.9% with nothing attached, its first rounds slower.
+# Workloads (BENCH_WORKLOADS, default both): pipe, perf bench sched pipe
+# -l PIPE_LOOPS (two tasks waking each other: the wakeup path, where the
+# hooks' share is largest); messaging, perf bench sched messaging -t -g
+# MSG_GROUPS -l MSG_LOOPS (40 threads per group, sending to each other:
+# wakeups, ticks, picks, and the work between them; threads, as a
+# process's fork faults its pages in from the 9p root, which takes the
+# host's time). messaging needs its 500 loops (0.75 s): at 50 (0.08 s)
+# its rounds varied by 4 to 11% and its boots by up to 2.9%, against
+# 0.4 to 1.7% and 0.3% at 500 (3 boots per kernel, 2026-12-05).
 #
 # Per configuration: attach, WARMUP runs of each workload (messaging's
 # first runs after boot are slower), ROUNDS measured runs; then, unless
@@ -46,7 +48,7 @@ ROUNDS=${ROUNDS:-5}
 WARMUP=${WARMUP:-2}
 PIPE_LOOPS=${PIPE_LOOPS:-20000}
 MSG_GROUPS=${MSG_GROUPS:-1}
-MSG_LOOPS=${MSG_LOOPS:-50}
+MSG_LOOPS=${MSG_LOOPS:-500}
 BENCH_OUT=${BENCH_OUT:-$ROOT/build/bench/results.tsv}
 TOOLS=(no-preempt boost-wakeup slice-extend cgroup-isolate)
 default_configs() {
@@ -59,7 +61,7 @@ default_configs() {
 	done
 }
 read -r -a CONFIGS <<<"${BENCH_CONFIGS:-$(default_configs | xargs)}"
-read -r -a WORKLOADS <<<"${BENCH_WORKLOADS:-pipe}"
+read -r -a WORKLOADS <<<"${BENCH_WORKLOADS:-pipe messaging}"
 SCHEDTEST=$(kernel_tests_dir)/schedtest
 
 die() { echo "bench: $*" >&2; exit 1; }
