@@ -47,11 +47,11 @@ int BPF_PROG(no_preempt_wakeup, struct task_struct *curr,
 {
 	pcpu_t pc = PCPU_INIT;
 
-	observe_wakeup_check(&pc, curr);
 	stat_seen(&pc, STAT_WAKEUP_CALLS);
 	/* curr is the running task: no need to find it through its runqueue */
 	if (!task_is_target(curr))
 		return SCHED_DEFAULT;
+	note_wakeup_check(curr, p, NOTE_TARGET);
 	stat_seen(&pc, STAT_WAKEUP_TARGETS);
 	if (same_verdict(&curr->se, &p->se) || task_is_target(p))
 		return SCHED_DEFAULT;

@@ -10,13 +10,12 @@
  *   of them a task of a higher class caused, and which a wakeup: the
  *   tool's cfs_check_preempt_wakeup program (OBSERVE_CHECK_IN_HOOK,
  *   below), or in a tool without one a wakeup hook program of the
- *   observers' own that decides nothing, notes whether the running task
- *   already had
- *   TIF_NEED_RESCHED (then CFS returns at once, deciding nothing), and at
+ *   observers' own that decides nothing, notes that CFS checks a wakeup
+ *   while a target runs that does not yet have TIF_NEED_RESCHED, and at
  *   sched_wakeup, which 6.1 and 6.12 trace right after check_preempt_curr()
- *   (wakeup_preempt() on 6.12) on the same CPU under the same runqueue
- *   lock, the flag set since then is that wakeup's doing. (The flag alone
- *   at sched_wakeup is not enough: a tick that ended the target's slice in
+ *   (wakeup_preempt() on 6.12) on the same runqueue under its lock, the
+ *   flag set since then is that wakeup's doing. (The flag alone at
+ *   sched_wakeup is not enough: a tick that ended the target's slice in
  *   the same interrupt as a timer's wakeup would count as the wakeup's.)
  * - full: also the targets' wakeup-to-run latency, from sched_wakeup to the
  *   sched_switch that runs them, in a log2 histogram of microseconds
@@ -27,8 +26,10 @@
  * about anyway.
  *
  * They run on every context switch and every wakeup of every task, so a
- * non-target costs one task_is_target() (a few loads) and nothing else: no
- * map is looked up for it. Earlier versions attached fentry and fexit to
+ * non-target costs at most one task_is_target() (a few loads), and no
+ * helper call: the note of a wakeup check is kept per runqueue in an
+ * array map, whose lookups the verifier inlines, and only where the
+ * running task is or may be a target. Earlier versions attached fentry and fexit to
  * check_preempt_wakeup() and fentry to resched_curr(): an fexit trampoline
  * and two more programs on every wakeup, where one hook program does.
  */
@@ -77,16 +78,42 @@ struct {
 } wake_ts SEC(".maps");
 
 /*
- * Indexed by runqueue CPU (the wakeup may be traced on another CPU): 1 when
- * a wakeup there left the running target to be rescheduled, until its
- * next switch.
+ * Per runqueue, indexed by its CPU (the hook and the tracepoint may run on
+ * another CPU, for a remote wakeup; both under the runqueue's lock): what
+ * the observers know of the running target there. Both fields are cleared
+ * at the runqueue's next switch.
  */
+struct wakeup_note {
+	union {
+		struct {
+			/*
+			 * CFS checks a wakeup here, and the running task,
+			 * not yet to be rescheduled, is a target
+			 * (NOTE_TARGET) or may be one (NOTE_MAYBE: the hook
+			 * did not test it); set by the hook, read at the
+			 * next sched_wakeup here
+			 */
+			u32 checked;
+			/*
+			 * that wakeup left the running target to be
+			 * rescheduled; until the next switch here
+			 */
+			u32 resched;
+		};
+		/* both, for one load at the switch */
+		u64 any;
+	};
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, SCHEDBPF_MAX_CPUS);
 	__type(key, u32);
-	__type(value, u32);
-} wakeup_resched SEC(".maps");
+	__type(value, struct wakeup_note);
+} wakeup_note SEC(".maps");
+
+#define NOTE_TARGET 1
+#define NOTE_MAYBE 2
 
 static __always_inline u32 log2_slot(u64 v)
 {
@@ -105,39 +132,40 @@ static __always_inline bool need_resched(struct task_struct *t)
 }
 
 /*
- * Note that CFS checks a wakeup that may preempt curr, on this CPU, until
- * the next sched_wakeup here (struct schedbpf_percpu's cpw_*).
+ * The note of a wakeup check is taken in the cfs_check_preempt_wakeup
+ * hook: it runs inside CFS's check, under the runqueue's lock, with the
+ * running task in hand. A tool with a program of its own there defines
+ * OBSERVE_CHECK_IN_HOOK and has that program call note_wakeup_check():
+ * with NOTE_TARGET once it has found the running task a target, with
+ * NOTE_MAYBE where it did not test it (nothing where it found a
+ * non-target); in any other tool observe_check (below) does only that,
+ * NOTE_MAYBE, and the tracepoint tests the running task only if the
+ * wakeup left it to be rescheduled. The hook is called
+ * after the check's early returns but one (the running task already to be
+ * rescheduled); only one of those returns ever preempts: a running entity
+ * that is idle (SCHED_IDLE, or an idle cgroup) is preempted by any wakeup
+ * of a non-idle one, before the hook. Such a preemption of a target counts
+ * as one, not as one by a wakeup. (An fentry program on
+ * check_preempt_wakeup() saw those too, but cost a trampoline on every
+ * wakeup, about 20 ns more than the hook program, and about 140 ms of the
+ * tool's start-up in the VM to patch it in.)
+ *
+ * The note says that CFS checks p's wakeup on p's runqueue, where curr
+ * runs and may be preempted, unless curr is already to be rescheduled (CFS
+ * then decides nothing); what is known of curr: NOTE_TARGET or NOTE_MAYBE.
  */
-static __always_inline void note_wakeup_check(pcpu_t *pc,
-					      struct task_struct *curr)
+static __always_inline void note_wakeup_check(struct task_struct *curr,
+					      struct task_struct *p, u32 what)
 {
-	struct schedbpf_percpu *v = pcpu(pc);
+	struct wakeup_note *n;
+	u32 cpu;
 
-	if (v) {
-		v->cpw_checked = 1;
-		v->cpw_before = curr && need_resched(curr);
-	}
-}
-
-/*
- * The note is taken in the cfs_check_preempt_wakeup hook: it runs inside
- * CFS's check, on the same CPU, with the running task in hand. A tool with
- * a program of its own there defines OBSERVE_CHECK_IN_HOOK and has that
- * program call this first; in any other tool observe_check (below) does
- * only this. The hook is called after the check's early returns but one
- * (the running task already to be rescheduled); only one of those returns
- * ever preempts: a running entity that is idle (SCHED_IDLE, or an idle
- * cgroup) is preempted by any wakeup of a non-idle one, before the hook.
- * Such a preemption of a target counts as one, not as one by a wakeup.
- * (An fentry program on check_preempt_wakeup() saw those too, but cost a
- * trampoline on every wakeup, about 20 ns more than the hook program, and
- * about 140 ms of the tool's start-up in the VM to patch it in.)
- */
-static __always_inline void observe_wakeup_check(pcpu_t *pc,
-						 struct task_struct *curr)
-{
-	if (cfg_common.observe != SCHEDBPF_OBSERVE_NONE)
-		note_wakeup_check(pc, curr);
+	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE || need_resched(curr))
+		return;
+	cpu = p->thread_info.cpu;
+	n = bpf_map_lookup_elem(&wakeup_note, &cpu);
+	if (n)
+		n->checked = what;
 }
 
 #ifndef OBSERVE_CHECK_IN_HOOK
@@ -148,53 +176,48 @@ static __always_inline void observe_wakeup_check(pcpu_t *pc,
 SEC("sched/cfs_check_preempt_wakeup")
 int BPF_PROG(observe_check, struct task_struct *curr, struct task_struct *p)
 {
-	pcpu_t pc = PCPU_INIT;
-
-	observe_wakeup_check(&pc, curr);
+	note_wakeup_check(curr, p, NOTE_MAYBE);
 	return SCHED_DEFAULT;
 }
 #endif
 
 /*
- * Did p's wakeup, checked by CFS just before on this CPU, leave a target
- * running on p's runqueue to be preempted?
+ * Did p's wakeup, checked by CFS just before on p's runqueue, leave the
+ * target running there to be preempted?
  */
-static __always_inline void note_wakeup_preemption(pcpu_t *pc,
-						   struct task_struct *p)
+static __always_inline void note_wakeup_preemption(struct task_struct *p)
 {
-	u32 cpu = p->thread_info.cpu, *flag;
-	struct schedbpf_percpu *v = pcpu(pc);
+	u32 cpu = p->thread_info.cpu, what;
 	struct task_struct *curr;
+	struct wakeup_note *n;
 	struct rq *rq;
 
-	if (!v || !v->cpw_checked)
+	n = bpf_map_lookup_elem(&wakeup_note, &cpu);
+	if (!n || !n->checked)
 		return;
-	v->cpw_checked = 0;
-	if (v->cpw_before)
-		return;
+	what = n->checked;
+	n->checked = 0;
+	/* still under the lock the hook ran under: the same running task */
 	rq = bpf_per_cpu_ptr(&runqueues, cpu);
 	if (!rq)
 		return;
 	curr = rq->curr;
-	if (!curr || curr == p || !need_resched(curr) || !curr->pid ||
-	    !task_is_target(curr))
+	if (!curr || curr == p || !need_resched(curr))
 		return;
-	flag = bpf_map_lookup_elem(&wakeup_resched, &cpu);
-	if (flag)
-		*flag = 1;
+	if (what == NOTE_TARGET || (curr->pid && task_is_target(curr)))
+		n->resched = 1;
 }
 
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(observe_wakeup, struct task_struct *p)
 {
-	pcpu_t pc = PCPU_INIT;
 	u64 now, *tsp;
 	u32 pid;
 
 	policy_note_wakeup(p);
 	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE)
 		return 0;
-	note_wakeup_preemption(&pc, p);
+	note_wakeup_preemption(p);
 	if (cfg_common.observe < SCHEDBPF_OBSERVE_FULL || !task_is_target(p))
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -219,25 +242,26 @@ int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 	u32 pid = next->pid, cpu, slot;
 	struct schedbpf_percpu *v;
 	pcpu_t pc = PCPU_INIT;
-	u32 *woke;
+	struct wakeup_note *n;
 	u64 *tsp;
 
 	policy_note_switch(next);
 	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE)
 		return 0;
 	cpu = bpf_get_smp_processor_id();
-	woke = bpf_map_lookup_elem(&wakeup_resched, &cpu);
+	n = bpf_map_lookup_elem(&wakeup_note, &cpu);
 	if ((preempt || prev_state == TASK_RUNNING) && prev->pid &&
 	    task_is_target(prev)) {
 		stat_inc(&pc, STAT_PREEMPTIONS);
 		if (next->policy == POLICY_FIFO || next->policy == POLICY_RR ||
 		    next->policy == POLICY_DEADLINE)
 			stat_inc(&pc, STAT_PREEMPTIONS_RT);
-		else if (woke && *woke)
+		else if (n && n->resched)
 			stat_inc(&pc, STAT_PREEMPTIONS_WAKEUP);
 	}
-	if (woke && *woke)
-		*woke = 0;
+	/* the note is about the task that ran until now */
+	if (n && n->any)
+		n->any = 0;
 
 	if (cfg_common.observe < SCHEDBPF_OBSERVE_FULL || !pid ||
 	    !task_is_target(next))

@@ -389,6 +389,19 @@ static __always_inline bool same_verdict(struct sched_entity *a,
 	return q && q == se_group_rq(b);
 }
 
+/*
+ * Of a, which agrees with another entity (same_verdict()): is it known to
+ * be outside from one load? Where the group decides, an entity of the root
+ * task group (depth 0) is in no -c cgroup: each has a task group of its
+ * own, below the root.
+ */
+static __always_inline bool agreed_outside(struct sched_entity *a)
+{
+	return !cfg_common.all && group_decides() &&
+	       cfg_common.cgrp_min_level > 0 &&
+	       bpf_core_field_exists(a->depth) && a->depth == 0;
+}
+
 /* For scheduler hooks (BPF_PROG_TYPE_SCHED) only. */
 static __always_inline bool se_is_target(struct sched_entity *se)
 {

@@ -24,7 +24,7 @@
 #define SCHEDBPF_WAKEUP_BPF_H
 
 #include "target.bpf.h"
-/* CROSS_WAKEUP_HOOKS() notes the wakeup checks: observe_wakeup_check() */
+/* cross_wakeup() notes the wakeup checks: note_wakeup_check() */
 #ifndef OBSERVE_CHECK_IN_HOOK
 #error "define OBSERVE_CHECK_IN_HOOK and include observe.bpf.h first"
 #endif
@@ -113,8 +113,16 @@ static __always_inline int cross_wakeup(pcpu_t *pc, struct sched_entity *curr,
 
 	stat_seen(pc, calls);
 	/* one task group, or --all: the two sides agree, nothing to cross */
-	if (same_verdict(running, wakee))
+	if (same_verdict(running, wakee)) {
+		/* the wakeup hook (it has the tasks): what is known of curr */
+		if (curr_task && wakee_task &&
+		    cfg_common.observe != SCHEDBPF_OBSERVE_NONE &&
+		    !agreed_outside(running))
+			note_wakeup_check(curr_task, wakee_task,
+					  cfg_common.all ? NOTE_TARGET :
+							   NOTE_MAYBE);
 		return SCHED_DEFAULT;
+	}
 	/* the tasks, where the hook has them: fewer loads, no kfunc */
 	if (boost && !shield) {
 		wakee_in = wakee_task ? task_is_target(wakee_task) :
@@ -131,6 +139,9 @@ static __always_inline int cross_wakeup(pcpu_t *pc, struct sched_entity *curr,
 		wakee_in = wakee_task ? task_is_target(wakee_task) :
 					se_is_target(wakee);
 	}
+	/* (not lazy, then: every --observe level that takes notes) */
+	if (curr_in && curr_task && wakee_task)
+		note_wakeup_check(curr_task, wakee_task, NOTE_TARGET);
 	if (curr_in == wakee_in)
 		return SCHED_DEFAULT;
 	stat_seen(pc, calls + 1);
@@ -150,28 +161,27 @@ static __always_inline int cross_wakeup(pcpu_t *pc, struct sched_entity *curr,
 }
 
 /* The two hooks for a policy: cross_wakeup() with its own knobs. */
-#define CROSS_WAKEUP_HOOKS(prefix, boost, shield, max_lead_ns)                 \
-	SEC("sched/cfs_check_preempt_wakeup")                                  \
-	int BPF_PROG(prefix##_wakeup, struct task_struct *curr,                \
-		     struct task_struct *p)                                    \
-	{                                                                      \
-		pcpu_t pc = PCPU_INIT;                                         \
-                                                                               \
-		observe_wakeup_check(&pc, curr);                               \
-		return cross_wakeup(&pc, &curr->se, &curr->se, &p->se, curr,   \
-				    p, false, (boost), (shield),               \
-				    (max_lead_ns), STAT_WAKEUP_CALLS);         \
-	}                                                                      \
-                                                                               \
-	SEC("sched/cfs_wakeup_preempt_entity")                                 \
-	int BPF_PROG(prefix##_entity, struct sched_entity *curr,               \
-		     struct sched_entity *se)                                  \
-	{                                                                      \
-		pcpu_t pc = PCPU_INIT;                                         \
-                                                                               \
-		return cross_wakeup(&pc, curr, running_se(curr), se, NULL,     \
-				    NULL, true, (boost), (shield),             \
-				    (max_lead_ns), STAT_ENTITY_CALLS);         \
+#define CROSS_WAKEUP_HOOKS(prefix, boost, shield, max_lead_ns)               \
+	SEC("sched/cfs_check_preempt_wakeup")                                \
+	int BPF_PROG(prefix##_wakeup, struct task_struct *curr,              \
+		     struct task_struct *p)                                  \
+	{                                                                    \
+		pcpu_t pc = PCPU_INIT;                                       \
+                                                                             \
+		return cross_wakeup(&pc, &curr->se, &curr->se, &p->se, curr, \
+				    p, false, (boost), (shield),             \
+				    (max_lead_ns), STAT_WAKEUP_CALLS);       \
+	}                                                                    \
+                                                                             \
+	SEC("sched/cfs_wakeup_preempt_entity")                               \
+	int BPF_PROG(prefix##_entity, struct sched_entity *curr,             \
+		     struct sched_entity *se)                                \
+	{                                                                    \
+		pcpu_t pc = PCPU_INIT;                                       \
+                                                                             \
+		return cross_wakeup(&pc, curr, running_se(curr), se, NULL,   \
+				    NULL, true, (boost), (shield),           \
+				    (max_lead_ns), STAT_ENTITY_CALLS);       \
 	}
 
 #endif /* SCHEDBPF_WAKEUP_BPF_H */

@@ -75,13 +75,6 @@ enum schedbpf_stat {
 struct schedbpf_percpu {
 	__u64 stats[SCHEDBPF_NR_STATS];
 	__u64 lat[SCHEDBPF_LAT_SLOTS];
-	/*
-	 * The observers' note of this CPU's last CFS wakeup check
-	 * (observe.bpf.h), not read by the tools: it ran, and found the
-	 * running task already to be rescheduled.
-	 */
-	__u32 cpw_checked;
-	__u32 cpw_before;
 };
 
 /*
