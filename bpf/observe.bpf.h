@@ -11,7 +11,8 @@
  *   tool's cfs_check_preempt_wakeup program (OBSERVE_CHECK_IN_HOOK,
  *   below), or in a tool without one a wakeup hook program of the
  *   observers' own that decides nothing, notes that CFS checks a wakeup
- *   while a target runs that does not yet have TIF_NEED_RESCHED, and at
+ *   while a task that is or may be a target runs without TIF_NEED_RESCHED
+ *   yet (note_wakeup_check(), below), and at
  *   sched_wakeup, which 6.1 and 6.12 trace right after check_preempt_curr()
  *   (wakeup_preempt() on 6.12) on the same runqueue under its lock, the
  *   flag set since then is that wakeup's doing. (The flag alone at
@@ -26,10 +27,10 @@
  * about anyway.
  *
  * They run on every context switch and every wakeup of every task, so a
- * non-target costs at most one task_is_target() (a few loads), and no
- * helper call: the note of a wakeup check is kept per runqueue in an
- * array map, whose lookups the verifier inlines, and only where the
- * running task is or may be a target. Earlier versions attached fentry and fexit to
+ * non-target costs at most one task_is_target() (a few loads) and no map
+ * helper: the note of a wakeup check is kept per runqueue in an array
+ * map, whose lookups the verifier inlines, and only where the running
+ * task is or may be a target. Earlier versions attached fentry and fexit to
  * check_preempt_wakeup() and fentry to resched_curr(): an fexit trampoline
  * and two more programs on every wakeup, where one hook program does.
  */

@@ -139,7 +139,10 @@ static __always_inline int cross_wakeup(pcpu_t *pc, struct sched_entity *curr,
 		wakee_in = wakee_task ? task_is_target(wakee_task) :
 					se_is_target(wakee);
 	}
-	/* (not lazy, then: every --observe level that takes notes) */
+	/*
+	 * curr_in is known here at every --observe level that takes notes
+	 * (lazy is --observe=none only); the note needs both tasks.
+	 */
 	if (curr_in && curr_task && wakee_task)
 		note_wakeup_check(curr_task, wakee_task, NOTE_TARGET);
 	if (curr_in == wakee_in)
