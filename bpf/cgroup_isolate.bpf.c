@@ -14,8 +14,8 @@
  * slice behind (check_preempt_tick()'s vruntime test): on default knobs,
  * a 1 kHz outside waker still preempted a CPU-bound insider a few hundred
  * times a second with the wakeup hooks alone. (On EEVDF, 6.12, the "tick"
- * hook runs wherever the running entity's time is accounted, and EEVDF
- * preempts when its slice is used up.) The tick is suppressed only when
+ * hook runs at the tick and wherever EEVDF ends the running entity's
+ * slice.) The tick is suppressed only when
  * the entity the scheduler would run instead (waiting_se(): CFS's
  * leftmost, EEVDF's eligible entity with the earliest deadline) is an
  * outsider: an insider waiting there is left to the scheduler, so
@@ -74,8 +74,7 @@ static __always_inline bool waiting_is_inside(struct sched_entity *curr)
 	/*
 	 * Where the group decides, whatever waits on an inside group's
 	 * runqueue is inside too (its tasks, and its child groups): no need
-	 * to find which one runs next. That search is a CO-RE read a step,
-	 * and on EEVDF the tick hook runs wherever time is accounted.
+	 * to find which one runs next. That search is a CO-RE read a step.
 	 */
 	if (group_decides()) {
 		cgrp = se_queue_cgroup(curr);

@@ -18,9 +18,8 @@ sleep 0.5
 log_mark
 
 # stop PID: SIGSTOP, and wait until PID has stopped. The signal only takes
-# effect when PID next leaves the kernel; on 6.12 the tick hook also runs
-# at that dequeue (update_curr()), so a program attached or still attached
-# then would count a tick that the pair's window does not cover.
+# effect when PID next leaves the kernel; until then a tick on PID, seen by
+# a program attached or still attached, would count in no pair's window.
 stop() {
 	kill -STOP "$1"
 	for _ in $(seq 200); do

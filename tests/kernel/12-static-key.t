@@ -60,7 +60,8 @@ ok "every jump entry of $KEY guards exactly one hook call ($n_calls calls)" one_
 # in_checks: each hook is called from the function of fair.c that asks it,
 # or from a caller it is inlined into. CFS (6.1): check_preempt_tick into
 # entity_tick into task_tick_fair; wakeup_preempt_entity into
-# pick_next_entity. EEVDF (6.12): the tick hook in update_curr(), the
+# pick_next_entity. EEVDF (6.12): the tick hook in __update_curr(), itself
+# inlined into update_curr() and entity_tick() (into task_tick_fair()), the
 # wakeup hook in check_preempt_wakeup_fair(), the entity hook in
 # pick_eevdf() (kernel/README.md, "Hook mapping on EEVDF").
 in_checks() {
@@ -75,6 +76,7 @@ in_checks() {
 			*_wakeup_preempt_entity:pick_next_entity) ;;
 			*_wakeup_preempt_entity:check_preempt_wakeup) ;;
 			*_check_preempt_tick:update_curr) ;;
+			*_check_preempt_tick:__update_curr) ;;
 			*_check_preempt_wakeup:check_preempt_wakeup_fair) ;;
 			*_wakeup_preempt_entity:pick_eevdf) ;;
 			*) diag "$hook called from $func"; return 1 ;;

@@ -51,10 +51,16 @@ attach "$out" --all --tick 1 --wakeup 1 --entity 1 || bail "schedtest did not at
 round forced
 detach
 
+diag "calls about every task: wakeup $(val "$out" hits_wakeup), tick $(val "$out" hits_tick)," \
+	"entity $(val "$out" hits_entity)"
+# EEVDF asks the entity hook only about a running task that is still
+# eligible and has lost its slice protection: 99 times in the 3 s on
+# 6.12 (2026-12-05; 172 while the tick hook was asked, and so forced, at
+# every runtime update), against 1769 on 6.1.
 # (one command for ok: a `&& [ ]` after it would run outside the point)
 ran_everywhere() {
 	[ "$(val "$out" hits_wakeup)" -gt 1000 ] && [ "$(val "$out" hits_tick)" -gt 100 ] &&
-		[ "$(val "$out" hits_entity)" -gt 100 ]
+		[ "$(val "$out" hits_entity)" -gt 20 ]
 }
 ok "the programs forced the wakeups, ticks and picks of every task" ran_everywhere
 rounds=$(report forced.pp rounds)
