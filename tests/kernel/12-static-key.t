@@ -60,9 +60,9 @@ ok "every jump entry of $KEY guards exactly one hook call ($n_calls calls)" one_
 # in_checks: each hook is called from the function of fair.c that asks it,
 # or from a caller it is inlined into. CFS (6.1): check_preempt_tick into
 # entity_tick into task_tick_fair; wakeup_preempt_entity into
-# pick_next_entity. EEVDF (6.12): the tick hook in __update_curr(), itself
-# inlined into update_curr() and entity_tick() (into task_tick_fair()), the
-# wakeup hook in check_preempt_wakeup_fair(), the entity hook in
+# pick_next_entity. EEVDF (6.12): the tick hook in __update_curr() (out of
+# line in the series' kernel; another compiler may inline it into
+# update_curr() and entity_tick()), the wakeup hook in check_preempt_wakeup_fair(), the entity hook in
 # pick_eevdf() (kernel/README.md, "Hook mapping on EEVDF").
 in_checks() {
 	awk '$1 == "call" { f = $4; sub(/\+.*/, "", f); print $3, f }' "$TAP_TMP/idle" |
