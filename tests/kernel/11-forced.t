@@ -24,9 +24,6 @@ spawn waker "$T/waker" --period-us 1000 --run-us 150 --seconds 600
 sleep 1
 log_mark
 
-# bounded HOOK: the kernel's overrides of HOOK's programs so far
-bounded() { awk -v h="$1" '$1 == h { print $2 }' /sys/kernel/debug/sched/bpf_bounded; }
-
 # wakeups RET: "preempting next_is_wakee next_is_other bounded" over 3 s,
 # bounded: the picks where the waker, forced, was past the kernel's bound
 wakeups() {

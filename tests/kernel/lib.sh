@@ -16,7 +16,9 @@ LOAD=$(kernel_tests_dir)
 CPU=1		# the workloads' CPU; the test scripts run on the other
 pids=()
 
-# ok DESCRIPTION COMMAND...: here a test point runs its command.
+# ok DESCRIPTION COMMAND...: here a test point runs its command, one
+# command: in `ok D [ a ] && [ b ]` the point is [ a ] alone. For two
+# conditions: `[ a ] && [ b ]; tap_point $? D`.
 ok() {
 	local desc=$1
 
@@ -113,6 +115,9 @@ no_sched_prog() {
 	done
 	return 1
 }
+
+# bounded HOOK: the kernel's overrides of HOOK's programs so far (10-bound.t)
+bounded() { awk -v h="$1" '$1 == h { print $2 }' /sys/kernel/debug/sched/bpf_bounded; }
 
 # val OUT KEY: a key=value from schedtest's report.
 val() { sed -n "s/^$2=//p" "$1" | head -n 1; }
