@@ -236,11 +236,18 @@ check-vm:
 		echo "check-vm $(KERNEL): exit $$rc; the failed points, each after the lines before it ($(CHECK_LOG)):"; \
 		grep -a -B8 '^not ok' $(CHECK_LOG); }; exit $$rc
 
+# The build scripts run a make of their own (the kernel's, libbpf's) and
+# read what it prints: none of this make's flags may reach it. In a
+# sub-make (make check runs make kernel) MAKEFLAGS carries -w, and the
+# kernel's `make -s kernelrelease` came back inside "Entering directory"
+# lines: kernel/build refused the release, and a cold make check failed.
+OWN_MAKE := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL
+
 # FLAVOR=NAME: kernel/config/NAME.config merged on top, cached under its
 # own key, linked as build/kernel-NAME (kernel/build-flavour); without it,
 # or with FLAVOR=default, kernel/build as ever.
 kernel:
-	KERNEL=$(KERNEL) $(if $(filter-out default,$(FLAVOR)),kernel/build-flavour $(FLAVOR),kernel/build)
+	$(OWN_MAKE) KERNEL=$(KERNEL) $(if $(filter-out default,$(FLAVOR)),kernel/build-flavour $(FLAVOR),kernel/build)
 
 # The kernel as Debian packages: linux-image-VERSION-schedbpf and
 # linux-headers-VERSION-schedbpf, made by the kernel's bindeb-pkg with every
@@ -251,13 +258,13 @@ kernel:
 # distribution).
 KCONFIG ?= defconfig
 kernel-deb:
-	KERNEL=$(KERNEL) $(if $(filter defconfig,$(KCONFIG)),kernel/build,kernel/build --config $(KCONFIG))
+	$(OWN_MAKE) KERNEL=$(KERNEL) $(if $(filter defconfig,$(KCONFIG)),kernel/build,kernel/build --config $(KCONFIG))
 	@ls -l $(KERNEL_LINK)$(if $(filter-out defconfig,$(KCONFIG)),-distro)/deb/*.deb
 
 # libbpf-patches/README.md; tests/libbpf/Makefile builds the test program
 # and the tools against it.
 libbpf-patched:
-	$(Q)libbpf-patches/build
+	$(Q)$(OWN_MAKE) libbpf-patches/build
 	$(Q)$(MAKE) --no-print-directory -C tests/libbpf V=$(V)
 
 vmlinux.h: kernel
