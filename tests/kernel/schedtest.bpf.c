@@ -228,7 +228,25 @@ int BPF_PROG(entity, struct sched_entity *curr, struct sched_entity *se)
 	return cfg_ret_entity;
 }
 
-/* --observe-picks, EEVDF only: did pick_eevdf() follow the answer? */
+/*
+ * --observe-picks, EEVDF only: did pick_eevdf() follow the answer? The
+ * answer counts only if the entity program gave it in this very call:
+ * attached after the hook, the fexit could otherwise meet an answer left
+ * by a call that began before it was there (once in a CI run: a pick
+ * that never asked, counted as asked and not obeyed). So an fentry, which
+ * the skeleton attaches before the fexit, clears it first.
+ */
+SEC("fentry/pick_eevdf")
+int BPF_PROG(pick_enter, struct cfs_rq *cfs_rq)
+{
+	u32 zero = 0;
+	u64 *want = bpf_map_lookup_elem(&pick_wanted, &zero);
+
+	if (want)
+		*want = 0;
+	return 0;
+}
+
 SEC("fexit/pick_eevdf")
 int BPF_PROG(pick_exit, struct cfs_rq *cfs_rq, struct sched_entity *ret)
 {

@@ -24,10 +24,10 @@
  * --all makes every task a target and every wakeup a pair; --curr 0 (the
  * default) with --wakee W pairs W with whatever runs where it wakes.
  *
- * --observe-picks (EEVDF): an fexit on pick_eevdf(), which asks the entity
- * hook, counts the calls in which the entity program answered non-zero for
- * a pair (picks_asked) and those that returned the entity it asked for
- * (picks_obeyed).
+ * --observe-picks (EEVDF): an fentry and an fexit on pick_eevdf(), which
+ * asks the entity hook, count the calls in which the entity program
+ * answered non-zero for a pair (picks_asked) and those that returned the
+ * entity it asked for (picks_obeyed).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -275,6 +275,7 @@ int main(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.cpw_exit, observe);
 	bpf_program__set_autoload(skel->progs.cpw_resched, observe);
 	bpf_program__set_autoload(skel->progs.cpw_switch, observe);
+	bpf_program__set_autoload(skel->progs.pick_enter, picks);
 	bpf_program__set_autoload(skel->progs.pick_exit, picks);
 	if (observe && retarget_cpw(skel))
 		return 1;
@@ -309,9 +310,10 @@ int main(int argc, char **argv)
 	bpf_link__destroy(skel->links.cpw_resched);
 	bpf_link__destroy(skel->links.cpw_switch);
 	bpf_link__destroy(skel->links.pick_exit);
+	bpf_link__destroy(skel->links.pick_enter);
 	skel->links.cpw_enter = skel->links.cpw_exit = NULL;
 	skel->links.cpw_resched = skel->links.cpw_switch = NULL;
-	skel->links.pick_exit = NULL;
+	skel->links.pick_exit = skel->links.pick_enter = NULL;
 	schedtest_bpf__detach(skel);
 	print_counters(skel, "");
 	print_kfuncs(skel);
