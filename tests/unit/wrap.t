@@ -17,7 +17,7 @@ my ($sig, $own, $out) = @ARGV;
 setpgrp(0, 0) if $own eq "own";
 my $n = 0;
 $SIG{$sig} = sub { $n++ };
-open(my $f, ">", "$out.ready"); close($f);
+open(my $f, ">", "$out.ready"); print $f "1\n"; close($f);
 select(undef, undef, undef, 0.05) for 1 .. 30;
 open($f, ">", $out); print $f "$n\n"; close($f);
 PERL
@@ -31,10 +31,13 @@ gone() {
 	done
 	return 1
 }
-# wait_file FILE: FILE exists, within 5 s
+# wait_file FILE: FILE has something in it, within 5 s. Not only exists:
+# `echo $$ >FILE` creates FILE before it writes, and a CMD killed in
+# between (the tests below kill it through the tool) leaves it empty, for
+# gone() to read as no pid (wrap.t failed so under a loaded host).
 wait_file() {
 	for _ in $(seq 50); do
-		[ -e "$1" ] && return 0
+		[ -s "$1" ] && return 0
 		sleep 0.1
 	done
 	return 1
