@@ -377,6 +377,123 @@ static void test_btf_func(void)
 	   "a function that was not renamed is not aliased (%s)", got);
 }
 
+/* Writes btf's raw data to tmpdir/name; the path, or "" on failure. */
+static const char *write_btf(struct btf *btf, const char *name)
+{
+	static char path[PATH_MAX];
+	const void *data;
+	__u32 size;
+	int fd;
+
+	data = btf__raw_data(btf, &size);
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || !data || write(fd, data, size) != (ssize_t)size)
+		path[0] = '\0';
+	if (fd >= 0)
+		close(fd);
+	return path;
+}
+
+/*
+ * sched_btf_find() steps over every kind of type record: a BTF with one
+ * of each before the names looked for, and every name's id as libbpf's.
+ */
+static void test_btf_kinds(void)
+{
+	struct btf *btf = btf__new_empty();
+	struct sched_btf sb;
+	int i32, st, fp, v, ids[4], ok_ids, ret;
+
+	i32 = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	btf__add_ptr(btf, i32);
+	btf__add_array(btf, i32, i32, 4);
+	st = btf__add_struct(btf, "s", 8);
+	btf__add_field(btf, "a", i32, 0, 0);
+	btf__add_field(btf, "b", i32, 32, 0);
+	btf__add_union(btf, "u", 4);
+	btf__add_field(btf, "a", i32, 0, 0);
+	btf__add_enum(btf, "e", 4);
+	btf__add_enum_value(btf, "E0", 0);
+	btf__add_enum_value(btf, "E1", 1);
+	btf__add_enum64(btf, "e64", 8, false);
+	btf__add_enum64_value(btf, "F0", 1ULL << 40);
+	btf__add_fwd(btf, "f", BTF_FWD_STRUCT);
+	btf__add_typedef(btf, "t", i32);
+	btf__add_volatile(btf, i32);
+	btf__add_const(btf, i32);
+	btf__add_restrict(btf, btf__add_ptr(btf, i32));
+	fp = btf__add_func_proto(btf, i32);
+	btf__add_func_param(btf, "x", i32);
+	btf__add_func_param(btf, "y", st);
+	btf__add_func(btf, "fn", BTF_FUNC_GLOBAL, fp);
+	v = btf__add_var(btf, "var", BTF_VAR_GLOBAL_ALLOCATED, i32);
+	btf__add_datasec(btf, ".data", 4);
+	btf__add_datasec_var_info(btf, v, 0, 4);
+	btf__add_float(btf, "double", 8);
+	btf__add_decl_tag(btf, "tag", st, 0);
+	btf__add_type_tag(btf, "tt", i32);
+	ids[0] = btf__add_enum(btf, "bpf_prog_type", 4);
+	btf__add_enum_value(btf, "BPF_PROG_TYPE_SCHED", 7);
+	ids[1] = btf__add_enum(btf, "bpf_attach_type", 4);
+	btf__add_enum_value(btf, "BPF_SCHED", 9);
+	ids[2] = btf__add_func(btf, "bpf_sched_cfs_check_preempt_tick",
+			       BTF_FUNC_GLOBAL, fp);
+	ids[3] = btf__add_func(btf, "last", BTF_FUNC_STATIC, fp);
+
+	ret = sched_btf_load(&sb, write_btf(btf, "kinds.btf"), NULL, 0);
+	ok(!ret && sb.prog_type == 7 && sb.attach_type == 9,
+	   "enums found past one record of each of the 19 kinds (%d, %d)",
+	   sb.prog_type, sb.attach_type);
+	ok_ids = sched_btf_find(&sb, BTF_KIND_ENUM, "bpf_prog_type") == ids[0] &&
+		 sched_btf_find(&sb, BTF_KIND_ENUM, "bpf_attach_type") == ids[1] &&
+		 sched_btf_hook(&sb, "cfs_check_preempt_tick") == ids[2] &&
+		 sched_btf_find(&sb, BTF_KIND_FUNC, "last") == ids[3] &&
+		 sched_btf_find(&sb, BTF_KIND_FUNC, "fn") ==
+			 btf__find_by_name_kind(btf, "fn", BTF_KIND_FUNC) &&
+		 sched_btf_find(&sb, BTF_KIND_FUNC, "int") == -ENOENT;
+	ok(ok_ids, "ids as libbpf numbers them; a name of another kind: -ENOENT");
+	sched_btf_free(&sb);
+	btf__free(btf);
+}
+
+/*
+ * The host kernel's own BTF, every kind it has: the walk reaches its last
+ * type, and the function names at every 500th id have libbpf's ids.
+ */
+static void test_btf_host(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int n, id, checked = 0, wrong = 0, last;
+	struct sched_btf sb;
+
+	if (!btf || sched_btf_read(&sb, NULL)) {
+		skip(2, "no readable " KERNEL_BTF_PATH);
+		btf__free(btf);
+		return;
+	}
+	n = btf__type_cnt(btf);
+	for (id = 1; id < n; id += 500) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name = btf__name_by_offset(btf, t->name_off);
+		int kind = btf_kind(t);
+
+		if (!name || !*name)
+			continue;
+		checked++;
+		if (sched_btf_find(&sb, kind, name) !=
+		    btf__find_by_name_kind(btf, name, kind))
+			wrong++;
+	}
+	ok(checked > 50 && !wrong,
+	   "host BTF (%d types): %d of %d named types found at libbpf's id",
+	   n - 1, checked - wrong, checked);
+	last = sched_btf_find(&sb, BTF_KIND_FUNC, "no such function, so the whole walk");
+	ok(last == -ENOENT, "a missing name walks all of it: -ENOENT (%d)", last);
+	sched_btf_free(&sb);
+	btf__free(btf);
+}
+
 static void test_btf(void)
 {
 	struct sched_btf sb = {};
@@ -389,7 +506,7 @@ static void test_btf(void)
 		sched_btf_free(&sb);
 	} else {
 		ok(ret == -ENOENT &&
-			   strstr(err, "has no BPF_PROG_TYPE_SCHED") && !sb.btf,
+			   strstr(err, "has no BPF_PROG_TYPE_SCHED") && !sb.data,
 		   "host kernel BTF: -ENOENT, '%s'", err);
 	}
 
@@ -588,6 +705,8 @@ int main(int argc, char **argv)
 	test_cgroup_resolve();
 	test_btf();
 	test_btf_func();
+	test_btf_kinds();
+	test_btf_host();
 	test_hist();
 	test_launch();
 	if (fork() == 0)

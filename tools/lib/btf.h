@@ -17,21 +17,53 @@
 #define SCHED_HOOK_PREFIX "bpf_sched_"
 #define SCHED_SEC_PREFIX "sched/"
 
-struct btf;
+/* bpf_sched_* functions: 6.1's series has 3 hooks and 5 kfuncs */
+#define SCHED_BTF_MAX_HOOKS 16
+
+struct btf_type;
 
 struct sched_btf {
-	struct btf *btf;
+	/* the raw BTF, read by sched_btf_load(), until sched_btf_free() */
+	void *data;
+	size_t size;
+	const char *types, *types_end, *strs;
+	size_t str_len;
+	/* what sched_btf_load()'s walk found: the two enums */
+	const struct btf_type *prog_type_enum, *attach_type_enum;
+	/* and the functions named bpf_sched_* (more than fit: nr_hooks) */
+	struct {
+		int id;
+		const char *name;
+	} hooks[SCHED_BTF_MAX_HOOKS];
+	int nr_hooks;
+	/* kept after sched_btf_free(): how many types the walk stepped over */
+	int nr_types;
 	int prog_type;
 	int attach_type;
 };
 
 /*
- * Loads BTF from path (the running kernel's when NULL) and reads both enum
- * values. Returns 0; -ENOENT when either is missing (err names which); or
- * another -errno when the BTF cannot be read.
+ * Reads the raw BTF at path (the running kernel's when NULL) and both enum
+ * values from it. Returns 0; -ENOENT when either is missing (err names
+ * which); or another -errno when the BTF cannot be read (-EPROTO: not BTF,
+ * or a type kind newer than this code), and then holds nothing.
  */
 int sched_btf_load(struct sched_btf *sb, const char *path, char *err,
 		   size_t errlen);
+
+/*
+ * Reads the raw BTF at path (the running kernel's when NULL) and checks
+ * its header: 0, or -errno (-EPROTO: not BTF), and then holds nothing.
+ */
+int sched_btf_read(struct sched_btf *sb, const char *path);
+
+/*
+ * Type id of the first type of kind (BTF_KIND_*) named name in sb's BTF
+ * (the id libbpf's btf__find_by_name_kind() gives); -ENOENT if there is
+ * none; -EPROTO if a record is cut short or of a kind newer than this
+ * code, which it cannot step over.
+ */
+int sched_btf_find(const struct sched_btf *sb, int kind, const char *name);
 
 /* BTF id of the function bpf_sched_<hook>, or -ENOENT. */
 int sched_btf_hook(const struct sched_btf *sb, const char *hook);

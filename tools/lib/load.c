@@ -4,6 +4,7 @@
  * attaching them, and reading their counters back.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -65,6 +66,9 @@ int sched_tool_init(struct sched_tool *t)
 	int ret;
 
 	ret = sched_btf_load(&t->btf, NULL, why, sizeof(why));
+	if (t->opts.verbose && t->btf.nr_types)
+		fprintf(stderr, "%s: " KERNEL_BTF_PATH ": %d types, %d bpf_sched_* functions\n",
+			report_name(), t->btf.nr_types, t->btf.nr_hooks);
 	if (ret == -ENOENT) {
 		uname(&u);
 		sched_err("kernel %s has no scheduler BPF (%s); " NEED_KERNEL,
