@@ -64,7 +64,7 @@ endif
 # missing. Skip it with NO_DEPS=1 (other distributions, or no root).
 DEPS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
 	gcc libc6-dev make perl jq qemu-system-x86 \
-	zsh fish man-db groff-base bash-completion python3
+	zsh fish man-db groff-base bash-completion python3 strace
 DEPS_CHECK := $(if $(NO_DEPS),,deps)
 # make deb and make check (tests/pkg) build and check Debian packages
 DEB_DEPS := dpkg-dev debhelper lintian
