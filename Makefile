@@ -14,6 +14,7 @@ TESTBIN := $(OUTPUT)/unit
 
 CC ?= cc
 CLANG ?= clang
+LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= $(or $(shell command -v bpftool),/usr/sbin/bpftool)
 PKG_CONFIG ?= pkg-config
 ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
@@ -137,10 +138,13 @@ deps:
 $(BIN) $(OBJ)/lib $(BPFOBJ) $(SKEL) $(TESTBIN) $(OUTPUT)/man:
 	$(Q)mkdir -p $@
 
-# BPF objects: CO-RE against include/<arch>/vmlinux.h.
+# BPF objects: CO-RE against include/<arch>/vmlinux.h. -g gives them BTF;
+# its DWARF (four fifths of the object) is stripped, since each tool
+# embeds its object whole and libbpf never reads DWARF.
 $(BPFOBJ)/%.bpf.o: bpf/%.bpf.c | $(BPFOBJ) $(DEPS_CHECK)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ -c $< -o $@.tmp && \
+		$(LLVM_STRIP) -g $@.tmp && mv $@.tmp $@
 
 $(SKEL)/%.skel.h: $(BPFOBJ)/%.bpf.o | $(SKEL)
 	$(call msg,SKEL,$@)
