@@ -317,13 +317,18 @@ bench-eevdf: $(DEPS_CHECK) all
 
 # bench/real/run: nginx and redis-server next to a CPU hog, each tool A/B
 # through sched-ab (numbers, not a test; make check does not run it).
-# REAL_ROUNDS=N rounds per tool (default 6).
+# REAL_ROUNDS=N rounds per tool (default 6); REAL_LAYOUTS="beside nested"
+# (the default) or either one alone; REAL_SERVERS, REAL_TOOLS: see the
+# script. REAL_MTTCG=1 runs the two vCPUs on two host threads.
 bench-real: DEPS += nginx-light wrk redis-server redis-tools
 bench-real: $(DEPS_CHECK) all
 	$(MAKE) kernel
 	$(MAKE) kernel-tests
-	kernel/vm-run --cpus 2 --timeout 7200 -- \
-		env REAL_ROUNDS=$(or $(REAL_ROUNDS),6) bench/real/run
+	kernel/vm-run --cpus 2 --timeout 7200 $(if $(REAL_MTTCG),--mttcg) -- \
+		env REAL_ROUNDS=$(or $(REAL_ROUNDS),6) \
+		REAL_LAYOUTS='$(or $(REAL_LAYOUTS),beside nested)' \
+		$(if $(REAL_SERVERS),REAL_SERVERS='$(REAL_SERVERS)') \
+		$(if $(REAL_TOOLS),REAL_TOOLS='$(REAL_TOOLS)') bench/real/run
 
 # tests/stress/run: not part of check. The debug kernel for the checkers;
 # the default one because kernel-tests builds against its libbpf and BTF.

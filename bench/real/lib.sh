@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bench/real: real server software, from Debian packages, next to a CPU hog.
-# The layout every scenario shares, in the VM (2 vCPUs):
+# The layout every scenario shares, in the VM (2 vCPUs; "nested" adds a
+# second hog inside the cgroup, real_start_inner_hog):
 #   CPU 0: the server, inside cgroup $REAL_CG (the tools' target), and a
 #          CPU-bound hog outside it (build/tests/hog);
 #   CPU 1: the server's own load generator, outside the cgroup.
@@ -24,6 +25,17 @@ real_start_hog() {
 	[ -x "$HOG" ] || real_die "$HOG missing: make kernel-tests"
 	taskset -c 0 "$HOG" &
 	REAL_HOG=$!
+}
+
+# real_start_inner_hog: a CPU-bound task inside cgroup $REAL_CG on CPU 0,
+# the server's own batch job (the "nested" layout of bench/real/run);
+# REAL_INNER is its pid. real_stop kills it with the cgroup.
+real_start_inner_hog() {
+	[ -x "$HOG" ] || real_die "$HOG missing: make kernel-tests"
+	mkdir -p "$CGROOT/$REAL_CG"
+	bash -c 'echo $$ >"$0/cgroup.procs" && exec taskset -c 0 "$1"' \
+		"$CGROOT/$REAL_CG" "$HOG" </dev/null &
+	REAL_INNER=$!
 }
 
 # real_in_cg CMD [ARG...]: CMD in cgroup $REAL_CG from its first
