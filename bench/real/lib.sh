@@ -28,14 +28,12 @@ real_start_hog() {
 }
 
 # real_start_inner_hog: a CPU-bound task inside cgroup $REAL_CG on CPU 0,
-# the server's own batch job (the "nested" layout of bench/real/run);
-# REAL_INNER is its pid. real_stop kills it with the cgroup.
+# the server's own batch job (the "nested" layout of bench/real/run),
+# started before the server (whose start sets REAL_PID again); real_stop
+# kills it with the cgroup.
 real_start_inner_hog() {
 	[ -x "$HOG" ] || real_die "$HOG missing: make kernel-tests"
-	mkdir -p "$CGROOT/$REAL_CG"
-	bash -c 'echo $$ >"$0/cgroup.procs" && exec taskset -c 0 "$1"' \
-		"$CGROOT/$REAL_CG" "$HOG" </dev/null &
-	REAL_INNER=$!
+	real_in_cg "$HOG"
 }
 
 # real_in_cg CMD [ARG...]: CMD in cgroup $REAL_CG from its first
