@@ -19,7 +19,8 @@
  * entity is judged by its task group where every -c cgroup has one (the
  * cpu controller is on for it): its tasks queue on that group's runqueues,
  * so the group's cgroup is a -c cgroup or below one exactly when the
- * task's is. Otherwise the running task is found through its runqueue;
+ * task's is; and a group above every -c cgroup is known from the entity's
+ * depth, one load, without its cgroup (group_above_targets()). Otherwise the running task is found through its runqueue;
  * only for another entity, and for -p and a command's tree, does it take
  * the kfuncs, whose every read is a get_kernel_nofault(). Where the group
  * decides, two entities of one task group need no test at all to know
@@ -135,13 +136,17 @@ static __noinline bool cgrp_anc_is_target(struct cgroup *cgrp)
  * way, two loads a level. CGROUP_WALK_DEPTH levels at most: each level is
  * one more unrolled step for the verifier to check at every call site,
  * and it is the tool's start-up. Deeper, cgrp_anc_is_target() finishes.
+ * deep: cgrp is known to be at the highest -c cgroup's level or below
+ * (group_above_targets() said no), so its level is not read first (the
+ * ids decide: a wrong deep costs loads, not a wrong answer).
  */
-static __always_inline bool cgrp_is_target(struct cgroup *cgrp)
+static __always_inline bool cgrp_walk(struct cgroup *cgrp, bool deep)
 {
 	int depth;
 
 	for (depth = 0; depth < CGROUP_WALK_DEPTH && cgrp; depth++) {
-		if ((u32)cgrp->level < cfg_common.cgrp_min_level)
+		if ((depth || !deep) &&
+		    (u32)cgrp->level < cfg_common.cgrp_min_level)
 			return false;
 		if (cgrp_id_is_target(cgrp->kn->id))
 			return true;
@@ -152,10 +157,42 @@ static __always_inline bool cgrp_is_target(struct cgroup *cgrp)
 	return cgrp_anc_is_target(cgrp);
 }
 
+static __always_inline bool cgrp_is_target(struct cgroup *cgrp)
+{
+	return cgrp_walk(cgrp, false);
+}
+
+/*
+ * Only cgroups, each with its task group: the group an entity queues on
+ * (or runs) decides whether it is a target.
+ */
+static __always_inline bool group_decides(void)
+{
+	return cfg_common.cgrps_own_tg && !cfg_common.has_pids &&
+	       !cfg_common.track_tree;
+}
+
+/*
+ * Where the group decides: is the task group se belongs to (se_group_rq();
+ * my_q is se->my_q, read once by the caller) above the highest -c cgroup,
+ * so in none, from one load? A task group's level is its cgroup's (the cpu
+ * controller is on in a cgroup only where it is on in all its ancestors,
+ * so each has a task group), and an entity's depth counts the group
+ * entities above it: a task's group is at its depth, the group a group
+ * entity runs one below.
+ */
+static __always_inline bool group_above_targets(struct sched_entity *se,
+						struct cfs_rq *my_q)
+{
+	return bpf_core_field_exists(se->depth) &&
+	       (u32)se->depth + (my_q ? 1 : 0) < cfg_common.cgrp_min_level;
+}
+
 /*
  * Same answer as se_is_target() on &p->se, for tracing programs (which
  * cannot call the kfuncs) and for hooks that hold the task itself: a few
- * loads instead of a kfunc whose every read is a get_kernel_nofault().
+ * loads instead of a kfunc whose every read is a get_kernel_nofault(),
+ * and one where the task's group is above every -c cgroup.
  */
 static __always_inline bool task_is_target(struct task_struct *p)
 {
@@ -166,6 +203,14 @@ static __always_inline bool task_is_target(struct task_struct *p)
 		return true;
 	if (!cfg_common.nr_cgrps)
 		return false;
+	/* a task's cgroup is its task group's or below it */
+	if (group_decides()) {
+		/* group_above_targets(&p->se, NULL), in one CO-RE read */
+		if (bpf_core_field_exists(p->se.depth) &&
+		    (u32)p->se.depth < cfg_common.cgrp_min_level)
+			return false;
+		return cgrp_walk(p->cgroups->dfl_cgrp, true);
+	}
 	return cgrp_is_target(p->cgroups->dfl_cgrp);
 }
 
@@ -337,9 +382,13 @@ static __always_inline struct cfs_rq *se_group_rq(struct sched_entity *se)
 /* The cgroup of q's task group; NULL for an autogroup's. Direct loads. */
 static __always_inline struct cgroup *cfs_rq_cgroup(struct cfs_rq *q)
 {
-	if (!bpf_core_field_exists(q->tg) || !q || !q->tg)
+	struct task_group *tg;
+
+	if (!bpf_core_field_exists(q->tg) || !q)
 		return NULL;
-	return q->tg->css.cgroup;
+	/* once: clang does not merge two CO-RE reads of one field */
+	tg = q->tg;
+	return tg ? tg->css.cgroup : NULL;
 }
 
 /* The cgroup of the task group se belongs to (se_group_rq()). */
@@ -357,16 +406,6 @@ static __always_inline struct cgroup *se_queue_cgroup(struct sched_entity *se)
 	if (!bpf_core_field_exists(se->cfs_rq))
 		return NULL;
 	return cfs_rq_cgroup(se->cfs_rq);
-}
-
-/*
- * Only cgroups, each with its task group: the group an entity queues on
- * (or runs) decides whether it is a target.
- */
-static __always_inline bool group_decides(void)
-{
-	return cfg_common.cgrps_own_tg && !cfg_common.has_pids &&
-	       !cfg_common.track_tree;
 }
 
 /*
@@ -412,15 +451,19 @@ static __always_inline bool se_is_target(struct sched_entity *se)
 	if (cfg_common.all)
 		return true;
 	/*
-	 * The group se queues on (or runs) decides, running or not, in four
-	 * loads and the level. (An autogroup's task group has no cgroup: then
-	 * as below.)
+	 * The group se queues on (or runs) decides, running or not: in two
+	 * loads where it is above every -c cgroup, else in four and the ids.
+	 * (An autogroup's task group has no cgroup: then as below.)
 	 */
-	if (group_decides()) {
-		struct cgroup *cgrp = se_group_cgroup(se);
+	if (group_decides() && bpf_core_field_exists(se->my_q)) {
+		struct cfs_rq *q = se->my_q;
+		struct cgroup *cgrp;
 
+		if (group_above_targets(se, q))
+			return false;
+		cgrp = cfs_rq_cgroup(q ?: se->cfs_rq);
 		if (cgrp)
-			return cgrp_is_target(cgrp);
+			return cgrp_walk(cgrp, true);
 	}
 	p = running_task_of(se);
 	if (p)
