@@ -20,12 +20,13 @@
  * cpu controller is on for it): its tasks queue on that group's runqueues,
  * so the group's cgroup is a -c cgroup or below one exactly when the
  * task's is; and a group above every -c cgroup is known from the entity's
- * depth, one load, without its cgroup (group_above_targets()). Otherwise the running task is found through its runqueue;
- * only for another entity, and for -p and a command's tree, does it take
- * the kfuncs, whose every read is a get_kernel_nofault(). Where the group
- * decides, two entities of one task group need no test at all to know
- * they agree (same_verdict()): a policy that acts only when the running
- * entity and the other one differ stops there.
+ * depth, one load, without its cgroup (group_above_targets()). Otherwise
+ * the running task is found through its runqueue; only for another
+ * entity, and for -p and a command's tree, does it take the kfuncs,
+ * whose every read is a get_kernel_nofault(). Where the group decides,
+ * two entities of one task group need no test at all to know they agree
+ * (same_verdict()): a policy that acts only when the running entity and
+ * the other one differ stops there.
  */
 #ifndef SCHEDBPF_TARGET_BPF_H
 #define SCHEDBPF_TARGET_BPF_H
