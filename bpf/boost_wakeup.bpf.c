@@ -149,6 +149,7 @@ int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,
 	struct waiting *w;
 	u64 now;
 
+	note_tick(curr);
 	stat_seen(&pc, STAT_TICK_CALLS);
 	w = bpf_map_lookup_elem(&target_waiting, &cpu);
 	if (!w || !w->ts)

@@ -99,8 +99,10 @@ int BPF_PROG(cgroup_isolate_tick, struct sched_entity *curr,
 	     unsigned long delta_exec)
 {
 	pcpu_t pc = PCPU_INIT;
-	struct sched_entity *se = tick_target(&pc, curr);
+	struct sched_entity *se;
 
+	note_tick(curr);
+	se = tick_target(&pc, curr);
 	if (!se || waiting_is_inside(curr))
 		return SCHED_DEFAULT;
 	/*

@@ -34,8 +34,10 @@ int BPF_PROG(no_preempt_tick, struct sched_entity *curr,
 	     unsigned long delta_exec)
 {
 	pcpu_t pc = PCPU_INIT;
-	struct sched_entity *se = tick_target(&pc, curr);
+	struct sched_entity *se;
 
+	note_tick(curr);
+	se = tick_target(&pc, curr);
 	return se ? suppress_within(&pc, se, cfg_max_run_ns,
 				    STAT_TICK_SUPPRESSED) :
 		    SCHED_DEFAULT;
@@ -51,7 +53,7 @@ int BPF_PROG(no_preempt_wakeup, struct task_struct *curr,
 	/* curr is the running task: no need to find it through its runqueue */
 	if (!task_is_target(curr))
 		return SCHED_DEFAULT;
-	note_wakeup_check(curr, p, NOTE_TARGET);
+	note_wakeup_check(curr, p);
 	stat_seen(&pc, STAT_WAKEUP_TARGETS);
 	if (same_verdict(&curr->se, &p->se) || task_is_target(p))
 		return SCHED_DEFAULT;

@@ -1,36 +1,51 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Observers of what a policy changed, as ordinary tp_btf programs that load
- * on any BTF kernel, at the level --observe chose (cfg_common.observe;
- * the library does not load them for none, unless a policy works in them,
- * below):
+ * Observers of what a policy changed, at the level --observe chose
+ * (cfg_common.observe; the library does not load them for none, unless a
+ * policy works in them, below). One tp_btf program on every context
+ * switch, which loads on any BTF kernel, and notes taken in the hooks:
  * - counts: involuntary context switches of targets, counted the way the
  *   kernel counts nonvoluntary_ctxt_switches in /proc/PID/status (the task
  *   was preempted, or was still runnable when it switched out), and which
- *   of them a task of a higher class caused, and which a wakeup: the
- *   tool's cfs_check_preempt_wakeup program (OBSERVE_CHECK_IN_HOOK,
- *   below), or in a tool without one a wakeup hook program of the
- *   observers' own that decides nothing, notes that CFS checks a wakeup
- *   while a task that is or may be a target runs without TIF_NEED_RESCHED
- *   yet (note_wakeup_check(), below), and at
- *   sched_wakeup, which 6.1 and 6.12 trace right after check_preempt_curr()
- *   (wakeup_preempt() on 6.12) on the same runqueue under its lock, the
- *   flag set since then is that wakeup's doing. (The flag alone at
- *   sched_wakeup is not enough: a tick that ended the target's slice in
- *   the same interrupt as a timer's wakeup would count as the wakeup's.)
- * - full: also the targets' wakeup-to-run latency, from sched_wakeup to the
- *   sched_switch that runs them, in a log2 histogram of microseconds
- *   (layout in schedbpf.h).
- * Not sched_wakeup_new: in three VM runs, detaching a program from it left
- * text_poke_bp() waiting forever for the other CPU (a soft lockup, under
- * qemu TCG); a new task's first run is not a wakeup a preemption policy is
- * about anyway.
+ *   of them a task of a higher class caused, and which a wakeup. For the
+ *   last, the tool's cfs_check_preempt_wakeup program notes that CFS
+ *   checks a wakeup while a task that is or may be a target runs, not yet
+ *   to be rescheduled (note_wakeup_check(); OBSERVE_CHECK_IN_HOOK, below;
+ *   in a tool without a wakeup policy a hook program of the observers' own
+ *   that decides nothing), and its tick program drops that note where the
+ *   check left the running task to run on (note_tick()): what ends the
+ *   target's run after a note that still stands at the switch is that
+ *   wakeup's doing. (The resched flag alone is not enough: a tick that
+ *   ended the target's slice in the same interrupt as a timer's wakeup
+ *   would count as the wakeup's. A resched the CFS hooks are not asked
+ *   about, rare for a target, counts as a wakeup's if a note stands: a
+ *   change of its nice value or policy, CFS bandwidth throttling, or its
+ *   own sched_yield() right after a wakeup check let it run on.)
+ * - full: also the targets' wakeup-to-run latency, in a log2 histogram of
+ *   microseconds (layout in schedbpf.h), as the kernel's delay accounting
+ *   (CONFIG_SCHED_INFO) measures the wait: at the switch that runs a
+ *   target, the runqueue's clock less the task's sched_info.last_queued,
+ *   which enqueue_task() set when it woke (or when it moved to this
+ *   runqueue while it waited), and which sched_info_arrive() clears just
+ *   after the tracepoint. A target that was still runnable when it switched
+ *   out waits again, for the CPU and not after a wakeup: the switch marks
+ *   it (the preempted map), and its next run is not counted. Nor is a new
+ *   task's first run (sched_info.pcount 0), which is no wakeup. The
+ *   kernel does not advance that clock between a wakeup that preempts and
+ *   its switch (rq_clock_skip_update()): such a wakeup reads 0-1 us, as
+ *   it does in /proc/PID/schedstat.
+ * No observer on sched_wakeup: until 2026-12-06 one there took the wakeup
+ * time and saw whether the check had set the resched flag; two program
+ * calls more per wakeup and switch pair, about 2% of pipe's time on 6.1.
+ * Nor on sched_wakeup_new: in three VM runs, detaching a program from it
+ * left text_poke_bp() waiting forever for the other CPU (a soft lockup,
+ * under qemu TCG).
  *
- * They run on every context switch and every wakeup of every task, so a
- * non-target costs at most one task_is_target() (a few loads) and no map
- * helper: the note of a wakeup check is kept per runqueue in an array
- * map, whose lookups the verifier inlines, and only where the running
- * task is or may be a target. Earlier versions attached fentry and fexit to
+ * The switch observer runs on every context switch of every task, so a
+ * non-target costs at most two task_is_target() (a few loads) and no map
+ * helper: the note of a wakeup check is kept per runqueue in an array map,
+ * whose lookups the verifier inlines, and only where the running task is
+ * or may be a target. Earlier versions attached fentry and fexit to
  * check_preempt_wakeup() and fentry to resched_curr(): an fexit trampoline
  * and two more programs on every wakeup, where one hook program does.
  */
@@ -40,20 +55,17 @@
 #include "target.bpf.h"
 
 /*
- * A policy that must itself see every wakeup and switch (boost-wakeup)
- * does it in these observers, not in tracepoint programs of its own: it
- * defines OBSERVE_POLICY_NOTES and the two functions below before
- * including this file, and its tool sets struct sched_tool's tp_notes, so
- * that the library loads the two tracepoint observers at every --observe
- * level (under none they do the policy's part only). One program a
- * tracepoint instead of two: half the calls, and one attach fewer each at
- * start-up.
+ * A policy that must itself see every switch and wakeup (boost-wakeup)
+ * does it in tracepoint programs here, not in ones of its own beside them:
+ * it defines OBSERVE_POLICY_NOTES, policy_note_switch() (else the no-op
+ * below) and policy_note_wakeup() before including this file, and its
+ * tool sets struct sched_tool's tp_notes, so that the library loads the
+ * tracepoint programs here at every --observe level (under none they do
+ * the policy's part only). One program on sched_switch instead of two:
+ * half the calls, and one attach fewer at start-up. The sched_wakeup
+ * program (observe_wakeup) is the policy's alone: no observer needs it.
  */
 #ifndef OBSERVE_POLICY_NOTES
-static __always_inline void policy_note_wakeup(struct task_struct *p)
-{
-}
-
 static __always_inline void policy_note_switch(struct task_struct *next)
 {
 }
@@ -66,44 +78,30 @@ static __always_inline void policy_note_switch(struct task_struct *next)
 extern struct rq runqueues __ksym;
 
 /*
- * Wakeup time of targets, 0 once they ran; LRU so exits need no cleanup.
- * A task's entry is written in place after its first wakeup and zeroed at
- * its switch, not updated and deleted: an LRU update takes the map's locks
- * and a free element, a lookup neither.
+ * The targets that were still runnable when they switched out (the value
+ * is unused), until their next switch in, which is then no wakeup's; LRU,
+ * so exits need no cleanup. Only full writes it: below full the library
+ * sizes it to one entry.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, u32);
-	__type(value, u64);
-} wake_ts SEC(".maps");
+	__type(value, u8);
+} preempted SEC(".maps");
 
 /*
- * Per runqueue, indexed by its CPU (the hook and the tracepoint may run on
- * another CPU, for a remote wakeup; both under the runqueue's lock): what
- * the observers know of the running target there. Both fields are cleared
- * at the runqueue's next switch.
+ * Per runqueue, indexed by its CPU (the wakeup hook may run on another
+ * CPU, for a remote wakeup; under the runqueue's lock): CFS checked a
+ * wakeup here while the running task, not yet to be rescheduled, was or
+ * may have been a target (the hook did not test it; the switch does, if
+ * it switches out still runnable). Set by the wakeup hook (note_wakeup_check()), dropped by the
+ * tick hook if the check left that task to run on (note_tick()), read and
+ * cleared at the runqueue's next switch.
  */
 struct wakeup_note {
-	union {
-		struct {
-			/*
-			 * CFS checks a wakeup here, and the running task,
-			 * not yet to be rescheduled, is a target
-			 * (NOTE_TARGET) or may be one (NOTE_MAYBE: the hook
-			 * did not test it); set by the hook, read at the
-			 * next sched_wakeup here
-			 */
-			u32 checked;
-			/*
-			 * that wakeup left the running target to be
-			 * rescheduled; until the next switch here
-			 */
-			u32 resched;
-		};
-		/* both, for one load at the switch */
-		u64 any;
-	};
+	/* the runqueue's clock at the check, 0 for none */
+	u64 clock;
 };
 
 struct {
@@ -112,9 +110,6 @@ struct {
 	__type(key, u32);
 	__type(value, struct wakeup_note);
 } wakeup_note SEC(".maps");
-
-#define NOTE_TARGET 1
-#define NOTE_MAYBE 2
 
 static __always_inline u32 log2_slot(u64 v)
 {
@@ -136,37 +131,41 @@ static __always_inline bool need_resched(struct task_struct *t)
  * The note of a wakeup check is taken in the cfs_check_preempt_wakeup
  * hook: it runs inside CFS's check, under the runqueue's lock, with the
  * running task in hand. A tool with a program of its own there defines
- * OBSERVE_CHECK_IN_HOOK and has that program call note_wakeup_check():
- * with NOTE_TARGET once it has found the running task a target, with
- * NOTE_MAYBE where it did not test it (nothing where it found a
- * non-target); in any other tool observe_check (below) does only that,
- * NOTE_MAYBE, and the tracepoint tests the running task only if the
- * wakeup left it to be rescheduled. The hook is called
- * after the check's early returns but one (the running task already to be
- * rescheduled); only one of those returns ever preempts: a running entity
- * that is idle (SCHED_IDLE, or an idle cgroup) is preempted by any wakeup
- * of a non-idle one, before the hook. Such a preemption of a target counts
- * as one, not as one by a wakeup. (An fentry program on
- * check_preempt_wakeup() saw those too, but cost a trampoline on every
- * wakeup, about 20 ns more than the hook program, and about 140 ms of the
- * tool's start-up in the VM to patch it in.)
+ * OBSERVE_CHECK_IN_HOOK and has that program call note_wakeup_check()
+ * where it found the running task a target or did not test it (not where
+ * it found a non-target); in any other tool observe_check (below) does
+ * only that. The hook is called after the check's early returns but
+ * one (the running task already to be rescheduled); only one of those
+ * returns ever preempts: a running entity that is idle (SCHED_IDLE, or an
+ * idle cgroup) is preempted by any wakeup of a non-idle one, before the
+ * hook. Such a preemption of a target counts as one, not as one by a
+ * wakeup. (An fentry program on check_preempt_wakeup() saw those too, but
+ * cost a trampoline on every wakeup, about 20 ns more than the hook
+ * program, and about 140 ms of the tool's start-up in the VM to patch it
+ * in.)
  *
  * The note says that CFS checks p's wakeup on p's runqueue, where curr
  * runs and may be preempted, unless curr is already to be rescheduled (CFS
- * then decides nothing); what is known of curr: NOTE_TARGET or NOTE_MAYBE.
+ * then decides nothing).
  */
 static __always_inline void note_wakeup_check(struct task_struct *curr,
-					      struct task_struct *p, u32 what)
+					      struct task_struct *p)
 {
 	struct wakeup_note *n;
+	struct rq *rq;
 	u32 cpu;
 
 	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE || need_resched(curr))
 		return;
 	cpu = p->thread_info.cpu;
+	/* p's runqueue, where it was just enqueued: no helper call */
+	if (bpf_core_field_exists(p->se.cfs_rq))
+		rq = p->se.cfs_rq->rq;
+	else
+		rq = bpf_per_cpu_ptr(&runqueues, cpu);
 	n = bpf_map_lookup_elem(&wakeup_note, &cpu);
-	if (n)
-		n->checked = what;
+	if (n && rq)
+		n->clock = rq->clock;
 }
 
 #ifndef OBSERVE_CHECK_IN_HOOK
@@ -177,105 +176,159 @@ static __always_inline void note_wakeup_check(struct task_struct *curr,
 SEC("sched/cfs_check_preempt_wakeup")
 int BPF_PROG(observe_check, struct task_struct *curr, struct task_struct *p)
 {
-	note_wakeup_check(curr, p, NOTE_MAYBE);
+	note_wakeup_check(curr, p);
 	return SCHED_DEFAULT;
 }
 #endif
 
 /*
- * Did p's wakeup, checked by CFS just before on p's runqueue, leave the
- * target running there to be preempted?
+ * Every tool's cfs_check_preempt_tick program calls this first, with the
+ * entity the tick is for: a wakeup check noted on its runqueue that has
+ * not left the running task to be rescheduled by now never will, so the
+ * note goes; whatever ends the run from here on (this tick, a later one)
+ * is not that wakeup's doing. The hook runs before the tick's own decision
+ * (on 6.12 also where EEVDF ends a slice, possibly for a remote wakeup's
+ * enqueue: so the runqueue is the entity's, not this CPU's). On 6.12 it
+ * also runs inside the noted check itself, where EEVDF updates the
+ * running entity after the wakeup hook and finds its slice over: the
+ * wakeup ended it, and the runqueue's clock, updated for the wakeup and
+ * not since, tells (a tick updates it first). Ticks are rare beside
+ * wakeups and switches: the helper call costs little.
  */
-static __always_inline void note_wakeup_preemption(struct task_struct *p)
+static __always_inline void note_tick(struct sched_entity *curr)
 {
-	u32 cpu = p->thread_info.cpu, what;
-	struct task_struct *curr;
 	struct wakeup_note *n;
+	struct task_struct *t;
 	struct rq *rq;
+	u32 cpu;
 
-	n = bpf_map_lookup_elem(&wakeup_note, &cpu);
-	if (!n || !n->checked)
+	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE)
 		return;
-	what = n->checked;
-	n->checked = 0;
-	/* still under the lock the hook ran under: the same running task */
-	rq = bpf_per_cpu_ptr(&runqueues, cpu);
+	if (bpf_core_field_exists(curr->cfs_rq))
+		rq = curr->cfs_rq->rq;
+	else
+		rq = bpf_this_cpu_ptr(&runqueues);
 	if (!rq)
 		return;
-	curr = rq->curr;
-	if (!curr || curr == p || !need_resched(curr))
+	cpu = rq->cpu;
+	n = bpf_map_lookup_elem(&wakeup_note, &cpu);
+	if (!n || !n->clock || n->clock == rq->clock)
 		return;
-	if (what == NOTE_TARGET || (curr->pid && task_is_target(curr)))
-		n->resched = 1;
+	t = rq->curr;
+	if (t && !need_resched(t))
+		n->clock = 0;
 }
 
+#ifdef OBSERVE_POLICY_NOTES
+/* The policy's own, at every --observe level (tp_notes). */
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(observe_wakeup, struct task_struct *p)
 {
-	u64 now, *tsp;
-	u32 pid;
-
 	policy_note_wakeup(p);
-	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE)
-		return 0;
-	note_wakeup_preemption(p);
-	if (cfg_common.observe < SCHEDBPF_OBSERVE_FULL || !task_is_target(p))
-		return 0;
-	now = bpf_ktime_get_ns();
-	pid = p->pid;
-	tsp = bpf_map_lookup_elem(&wake_ts, &pid);
-	if (tsp)
-		*tsp = now;
-	else
-		bpf_map_update_elem(&wake_ts, &pid, &now, BPF_ANY);
 	return 0;
 }
+#endif
 
 /* uapi/linux/sched.h: the policies of the classes above CFS */
 #define POLICY_FIFO 1
 #define POLICY_RR 2
 #define POLICY_DEADLINE 6
 
+/*
+ * counts: prev, a target, switched out preempted or still runnable, for
+ * next; checked: a wakeup check's note stood. At full, one still runnable
+ * waits on the runqueue again (sched_info_depart() re-enqueues it), for
+ * the CPU and not after a wakeup: marked, so that note_run() does not
+ * count that wait.
+ */
+static __always_inline void note_preempted(pcpu_t *pc, struct task_struct *prev,
+					   struct task_struct *next,
+					   unsigned int prev_state, u32 checked)
+{
+	u32 pid = prev->pid;
+	u8 one = 1;
+
+	/* not the idle task, switching out runnable whenever it does */
+	if (!pid || !task_is_target(prev))
+		return;
+	stat_inc(pc, STAT_PREEMPTIONS);
+	if (next->policy == POLICY_FIFO || next->policy == POLICY_RR ||
+	    next->policy == POLICY_DEADLINE)
+		stat_inc(pc, STAT_PREEMPTIONS_RT);
+	else if (checked)
+		stat_inc(pc, STAT_PREEMPTIONS_WAKEUP);
+	if (cfg_common.observe == SCHEDBPF_OBSERVE_FULL &&
+	    prev_state == TASK_RUNNING)
+		bpf_map_update_elem(&preempted, &pid, &one, BPF_ANY);
+}
+
+/*
+ * full: next, a target, is about to run; how long it waited since its
+ * wakeup, as the delay accounting will count it just after this: this
+ * runqueue's clock, which __schedule() has updated, less the time it was
+ * enqueued. Not a wait after a preemption (marked by note_preempted(),
+ * and always enqueued: last_queued is set), nor a new task's first run,
+ * nor where nothing was enqueued (the idle task).
+ */
+static __always_inline void note_run(pcpu_t *pc, struct task_struct *next)
+{
+	struct schedbpf_percpu *v;
+	u64 queued, now;
+	struct rq *rq;
+	u32 pid;
+
+	if (!bpf_core_field_exists(next->sched_info))
+		return;
+	queued = next->sched_info.last_queued;
+	if (!queued)
+		return;
+	pid = next->pid;
+	if (bpf_map_lookup_elem(&preempted, &pid)) {
+		bpf_map_delete_elem(&preempted, &pid);
+		return;
+	}
+	if (!next->sched_info.pcount)
+		return;
+	rq = bpf_this_cpu_ptr(&runqueues);
+	if (!rq)
+		return;
+	now = rq->clock;
+	if (now < queued)
+		return;
+	v = pcpu(pc);
+	if (!v)
+		return;
+	v->lat[log2_slot((now - queued) / 1000)]++;
+	stat_inc(pc, STAT_WAKEUPS);
+}
+
+/*
+ * On every switch of every task: for a non-target, the note's lookup (no
+ * helper call), at full one task_is_target(), and loads of the arguments.
+ */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
-	u32 pid = next->pid, cpu, slot;
-	struct schedbpf_percpu *v;
 	pcpu_t pc = PCPU_INIT;
 	struct wakeup_note *n;
-	u64 *tsp;
+	u32 cpu, checked = 0;
 
 	policy_note_switch(next);
 	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE)
 		return 0;
-	cpu = bpf_get_smp_processor_id();
-	n = bpf_map_lookup_elem(&wakeup_note, &cpu);
-	if ((preempt || prev_state == TASK_RUNNING) && prev->pid &&
-	    task_is_target(prev)) {
-		stat_inc(&pc, STAT_PREEMPTIONS);
-		if (next->policy == POLICY_FIFO || next->policy == POLICY_RR ||
-		    next->policy == POLICY_DEADLINE)
-			stat_inc(&pc, STAT_PREEMPTIONS_RT);
-		else if (n && n->resched)
-			stat_inc(&pc, STAT_PREEMPTIONS_WAKEUP);
-	}
+	/* prev's CPU is this one: a load, where the helper is a call on 6.1 */
+	cpu = prev->thread_info.cpu;
 	/* the note is about the task that ran until now */
-	if (n && n->any)
-		n->any = 0;
-
-	if (cfg_common.observe < SCHEDBPF_OBSERVE_FULL || !pid ||
-	    !task_is_target(next))
-		return 0;
-	tsp = bpf_map_lookup_elem(&wake_ts, &pid);
-	if (!tsp || !*tsp)
-		return 0;
-	slot = log2_slot((bpf_ktime_get_ns() - *tsp) / 1000);
-	*tsp = 0;
-	v = pcpu(&pc);
-	if (v)
-		v->lat[slot]++;
-	stat_inc(&pc, STAT_WAKEUPS);
+	n = bpf_map_lookup_elem(&wakeup_note, &cpu);
+	if (n && n->clock) {
+		checked = 1;
+		n->clock = 0;
+	}
+	if (preempt || prev_state == TASK_RUNNING)
+		note_preempted(&pc, prev, next, prev_state, checked);
+	if (cfg_common.observe == SCHEDBPF_OBSERVE_FULL && task_is_target(next))
+		note_run(&pc, next);
 	return 0;
 }
 

@@ -33,8 +33,10 @@ int BPF_PROG(slice_extend_tick, struct sched_entity *curr,
 	     unsigned long delta_exec)
 {
 	pcpu_t pc = PCPU_INIT;
-	struct sched_entity *se = tick_target(&pc, curr);
+	struct sched_entity *se;
 
+	note_tick(curr);
+	se = tick_target(&pc, curr);
 	return se ? suppress_within(&pc, se, cfg_slice_ns,
 				    STAT_TICK_SUPPRESSED) :
 		    SCHED_DEFAULT;

@@ -114,13 +114,11 @@ static __always_inline int cross_wakeup(pcpu_t *pc, struct sched_entity *curr,
 	stat_seen(pc, calls);
 	/* one task group, or --all: the two sides agree, nothing to cross */
 	if (same_verdict(running, wakee)) {
-		/* the wakeup hook (it has the tasks): what is known of curr */
+		/* the wakeup hook (it has the tasks): curr may be a target */
 		if (curr_task && wakee_task &&
 		    cfg_common.observe != SCHEDBPF_OBSERVE_NONE &&
 		    !agreed_outside(running))
-			note_wakeup_check(curr_task, wakee_task,
-					  cfg_common.all ? NOTE_TARGET :
-							   NOTE_MAYBE);
+			note_wakeup_check(curr_task, wakee_task);
 		return SCHED_DEFAULT;
 	}
 	/* the tasks, where the hook has them: fewer loads, no kfunc */
@@ -144,7 +142,7 @@ static __always_inline int cross_wakeup(pcpu_t *pc, struct sched_entity *curr,
 	 * (lazy is --observe=none only); the note needs both tasks.
 	 */
 	if (curr_in && curr_task && wakee_task)
-		note_wakeup_check(curr_task, wakee_task, NOTE_TARGET);
+		note_wakeup_check(curr_task, wakee_task);
 	if (curr_in == wakee_in)
 		return SCHED_DEFAULT;
 	stat_seen(pc, calls + 1);

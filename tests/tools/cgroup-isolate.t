@@ -94,11 +94,13 @@ ok $? "--dry-run: the tool counts the ticks and wakeups it would hold off"
 [ "$(sum tick_suppressed pol)" -gt 20 ] && [ "$(sum bounded pol)" -gt 0 ]
 ok $? "cgroup-isolate: ticks held off, then CFS decides after --min-run (bounded > 0)"
 # The observers tell the preemptions by a wakeup from the rest: under
-# --dry-run nearly all of the insider's are the outsider's wakeups (6.1:
-# 99%, 6.12: 64 to 100%; the others at the tick)
+# --dry-run most of the insider's are the outsider's wakeups (6.1: 99%;
+# 6.12: 56 to 100%, the others where EEVDF found the insider's slice over
+# at the tick, or at the outsider's enqueue, before CFS checked the
+# wakeup itself)
 dp=$(sum preemptions dry) dw=$(sum preemptions_wakeup dry)
-[ $((dw * 2)) -ge "$dp" ] && [ "$dw" -gt 20 ]
-ok $? "--dry-run: the tool counts the insider's preemptions by the outsider's wakeups ($dw of $dp, half or more)"
+[ $((dw * 3)) -ge "$dp" ] && [ "$dw" -gt 20 ]
+ok $? "--dry-run: the tool counts the insider's preemptions by the outsider's wakeups ($dw of $dp, a third or more)"
 pw=$(sum preemptions_wakeup pol)
 [ "$pw" -le "$B" ]
 ok $? "cgroup-isolate: no insider preempted because an outsider woke up, but for the kernel's overrides ($pw <= $B)"

@@ -187,8 +187,10 @@ ab_rounds() {
 # competitor outside it, both on CPU 0, measured for SECONDS under
 # no-preempt ARG... --json -c $CG, whose output goes to JSON. Sets
 # TGT_NIVCSW (the target's involuntary switches), COMP_PCT (the
-# competitor's CPU share), TOOL_RSS_KB (the tool's peak RSS), TOOL_CPU_PCT
-# and MEASURE_STATUS (the tool's exit status after SIGINT).
+# competitor's CPU share), TGT_NVCSW_ALL (the target's voluntary switches
+# in its whole life, all of it inside the tool's run), TOOL_RSS_KB (the
+# tool's peak RSS), TOOL_CPU_PCT and MEASURE_STATUS (the tool's exit
+# status after SIGINT).
 measure() {
 	local secs=$1 json=$2 comp tool tgt n0 n1 c0 c1 t0 t1 hz
 
@@ -206,6 +208,7 @@ measure() {
 	sleep "$secs"
 	n1=$(nivcsw $tgt) c1=$(cputicks $comp) t1=$(cputicks $tool)
 	TOOL_RSS_KB=$(awk '/^VmHWM/ { print $2 }' /proc/$tool/status)
+	TGT_NVCSW_ALL=$(nvcsw $tgt)
 	kill $tgt $comp
 	kill -INT $tool
 	wait $tool

@@ -20,6 +20,16 @@ jq -e -s 'length >= 2 and all(.dry_run == true) and
 	.[-1].type == "summary" and .[-1].tick_suppressed > 0' \
 	"$TAP_TMP/measure.json" >/dev/null
 ok $? "--dry-run counts what it would suppress (tick_suppressed > 0)"
+# The observers at the default level (full). The target, a CPU hog, is
+# preempted at the tick; it also sleeps now and then (a few dozen times a
+# second in the VM). A preempted target's wait for the CPU is no wakeup's
+# (the switch marks it): the latency is measured for its wakeups only, at
+# most one a voluntary switch, where every preemption would add one.
+read -r pre wk < <(jq -s -r '.[-1] | "\(.preemptions) \(.wakeups)"' \
+	"$TAP_TMP/measure.json")
+diag "--dry-run: the target's preemptions $pre, its voluntary switches $TGT_NVCSW_ALL, its wakeups measured $wk"
+[ "$pre" -gt 50 ] && [ "$wk" -le $((TGT_NVCSW_ALL + 5)) ]
+ok $? "observers: the latency of a hog target's $wk wakeups, not of its $pre preemptions (<= $TGT_NVCSW_ALL + 5)"
 measure 6 "$TAP_TMP/measure.json" --max-run 200ms
 pol=$TGT_NIVCSW pol_comp=$COMP_PCT
 ok $MEASURE_STATUS "policy run: exit 0 after SIGINT"

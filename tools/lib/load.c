@@ -182,12 +182,12 @@ static int fill_tgids(struct sched_tool *t, struct bpf_object *obj)
 /*
  * What --observe leaves out: no observer under none (but the tracepoint
  * ones of a tool whose policy works in them: tp_notes), and below full no
- * room for wakeup times, which only full records.
+ * room for the marks of preempted targets, which only full keeps.
  */
 static int set_observe(struct sched_tool *t, struct bpf_object *obj)
 {
 	struct bpf_program *prog;
-	struct bpf_map *ts = bpf_object__find_map_by_name(obj, "wake_ts");
+	struct bpf_map *ts = bpf_object__find_map_by_name(obj, "preempted");
 	int err;
 
 	bpf_object__for_each_program(prog, obj) {
@@ -204,7 +204,7 @@ static int set_observe(struct sched_tool *t, struct bpf_object *obj)
 	if (ts && t->opts.observe < SCHEDBPF_OBSERVE_FULL) {
 		err = bpf_map__set_max_entries(ts, 1);
 		if (err) {
-			sched_err("sizing wake_ts: %s", strerror(-err));
+			sched_err("sizing preempted: %s", strerror(-err));
 			return 1;
 		}
 	}
