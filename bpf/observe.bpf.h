@@ -95,9 +95,10 @@ struct {
  * CPU, for a remote wakeup; under the runqueue's lock): CFS checked a
  * wakeup here while the running task, not yet to be rescheduled, was or
  * may have been a target (the hook did not test it; the switch does, if
- * it switches out still runnable). Set by the wakeup hook (note_wakeup_check()), dropped by the
- * tick hook if the check left that task to run on (note_tick()), read and
- * cleared at the runqueue's next switch.
+ * it switches out still runnable). Set by the wakeup hook
+ * (note_wakeup_check()), dropped by the tick hook if the check left that
+ * task to run on (note_tick()), read and cleared at the runqueue's next
+ * switch.
  */
 struct wakeup_note {
 	/* the runqueue's clock at the check, 0 for none */
