@@ -159,10 +159,9 @@ static __always_inline void note_wakeup_check(struct task_struct *curr,
 	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE || need_resched(curr))
 		return;
 	cpu = p->thread_info.cpu;
-	/* p's runqueue, where it was just enqueued: no helper call */
-	if (bpf_core_field_exists(p->se.cfs_rq))
-		rq = p->se.cfs_rq->rq;
-	else
+	/* p's runqueue, where it was just enqueued */
+	rq = se_rq(&p->se);
+	if (!rq)
 		rq = bpf_per_cpu_ptr(&runqueues, cpu);
 	n = bpf_map_lookup_elem(&wakeup_note, &cpu);
 	if (n && rq)
@@ -205,9 +204,8 @@ static __always_inline void note_tick(struct sched_entity *curr)
 
 	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE)
 		return;
-	if (bpf_core_field_exists(curr->cfs_rq))
-		rq = curr->cfs_rq->rq;
-	else
+	rq = se_rq(curr);
+	if (!rq)
 		rq = bpf_this_cpu_ptr(&runqueues);
 	if (!rq)
 		return;

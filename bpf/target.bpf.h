@@ -216,6 +216,21 @@ static __always_inline bool task_is_target(struct task_struct *p)
 }
 
 /*
+ * se's runqueue, with direct loads (no helper call); NULL without
+ * FAIR_GROUP_SCHED, where neither se->cfs_rq nor cfs_rq->rq exists.
+ */
+static __always_inline struct rq *se_rq(struct sched_entity *se)
+{
+	struct cfs_rq *q = NULL;
+
+	if (!bpf_core_field_exists(se->cfs_rq) ||
+	    !bpf_core_field_exists(q->rq))
+		return NULL;
+	q = se->cfs_rq;
+	return q ? q->rq : NULL;
+}
+
+/*
  * The running task of se's runqueue if se is its entity, else NULL: the
  * tick's entity, and the running side of a wakeup, are found without a
  * kfunc this way (the runqueue is only reachable with FAIR_GROUP_SCHED).
@@ -223,15 +238,11 @@ static __always_inline bool task_is_target(struct task_struct *p)
 static __always_inline struct task_struct *running_task_of(struct sched_entity *se)
 {
 	struct task_struct *curr;
-	struct cfs_rq *q = NULL;
+	struct rq *rq = se_rq(se);
 
-	if (!bpf_core_field_exists(se->cfs_rq) ||
-	    !bpf_core_field_exists(q->rq))
+	if (!rq)
 		return NULL;
-	q = se->cfs_rq;
-	if (!q || !q->rq)
-		return NULL;
-	curr = q->rq->curr;
+	curr = rq->curr;
 	return curr && &curr->se == se ? curr : NULL;
 }
 
