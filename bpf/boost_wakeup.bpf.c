@@ -102,12 +102,13 @@ static __always_inline void policy_note_wakeup(struct task_struct *p)
 	}
 }
 
-static __always_inline void policy_note_switch(struct task_struct *next)
+static __always_inline void policy_note_switch(struct task_struct *next,
+					       int *next_in)
 {
 	struct waiting *w;
 	u32 cpu;
 
-	if (!task_is_target(next))
+	if (!next_is_target(next, next_in))
 		return;
 	cpu = bpf_get_smp_processor_id();
 	w = bpf_map_lookup_elem(&target_waiting, &cpu);
