@@ -194,6 +194,15 @@ static __always_inline bool group_above_targets(struct sched_entity *se,
  * cannot call the kfuncs) and for hooks that hold the task itself: a few
  * loads instead of a kfunc whose every read is a get_kernel_nofault(),
  * and one where the task's group is above every -c cgroup.
+ *
+ * Where the group decides, the walk starts from the task's task group
+ * (p->sched_task_group), as se_is_target() does, not from its cgroup2
+ * cgroup (p->cgroups->dfl_cgrp): the same number of loads, but the
+ * verifier of 6.12 checks every pointer loaded through a tracepoint's
+ * task (a trusted pointer) and through the RCU-protected pointers reached
+ * from it, such as those two, against lists of safe fields, each check a
+ * search of all of vmlinux's BTF by name. sched_task_group is on no list:
+ * one check, and the pointers from it are plain ones, checked no more.
  */
 static __always_inline bool task_is_target(struct task_struct *p)
 {
@@ -210,6 +219,19 @@ static __always_inline bool task_is_target(struct task_struct *p)
 		if (bpf_core_field_exists(p->se.depth) &&
 		    (u32)p->se.depth < cfg_common.cgrp_min_level)
 			return false;
+		if (bpf_core_field_exists(p->sched_task_group)) {
+			struct task_group *tg = p->sched_task_group;
+			struct cgroup *cgrp = tg ? tg->css.cgroup : NULL;
+
+			/*
+			 * NULL: an autogroup's, whose tasks are all in the
+			 * root cgroup: targets if it is a -c cgroup, the only
+			 * one of level 0
+			 */
+			if (!cgrp)
+				return cfg_common.cgrp_min_level == 0;
+			return cgrp_walk(cgrp, true);
+		}
 		return cgrp_walk(p->cgroups->dfl_cgrp, true);
 	}
 	return cgrp_is_target(p->cgroups->dfl_cgrp);
