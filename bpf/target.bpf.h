@@ -169,8 +169,7 @@ static __always_inline bool cgrp_is_target(struct cgroup *cgrp)
  */
 static __always_inline bool group_decides(void)
 {
-	return cfg_common.cgrps_own_tg && !cfg_common.has_pids &&
-	       !cfg_common.track_tree;
+	return cfg_common.group_decides;
 }
 
 /*
@@ -206,13 +205,6 @@ static __always_inline bool group_above_targets(struct sched_entity *se,
  */
 static __always_inline bool task_is_target(struct task_struct *p)
 {
-	if (cfg_common.all)
-		return true;
-	if ((cfg_common.has_pids || cfg_common.track_tree) &&
-	    pid_is_target(p->tgid, p->pid))
-		return true;
-	if (!cfg_common.nr_cgrps)
-		return false;
 	/* a task's cgroup is its task group's or below it */
 	if (group_decides()) {
 		/* group_above_targets(&p->se, NULL), in one CO-RE read */
@@ -234,6 +226,13 @@ static __always_inline bool task_is_target(struct task_struct *p)
 		}
 		return cgrp_walk(p->cgroups->dfl_cgrp, true);
 	}
+	if (cfg_common.all)
+		return true;
+	if ((cfg_common.has_pids || cfg_common.track_tree) &&
+	    pid_is_target(p->tgid, p->pid))
+		return true;
+	if (!cfg_common.nr_cgrps)
+		return false;
 	return cgrp_is_target(p->cgroups->dfl_cgrp);
 }
 
@@ -467,10 +466,8 @@ static __always_inline bool same_verdict(struct sched_entity *a,
 {
 	struct cfs_rq *q;
 
-	if (cfg_common.all)
-		return true;
 	if (!group_decides())
-		return false;
+		return cfg_common.all;
 	q = se_group_rq(a);
 	return q && q == se_group_rq(b);
 }
@@ -483,8 +480,7 @@ static __always_inline bool same_verdict(struct sched_entity *a,
  */
 static __always_inline bool agreed_outside(struct sched_entity *a)
 {
-	return !cfg_common.all && group_decides() &&
-	       cfg_common.cgrp_min_level > 0 &&
+	return group_decides() && cfg_common.cgrp_min_level > 0 &&
 	       bpf_core_field_exists(a->depth) && a->depth == 0;
 }
 
@@ -495,8 +491,6 @@ static __always_inline bool se_is_target(struct sched_entity *se)
 	u64 tgidpid;
 	u32 i;
 
-	if (cfg_common.all)
-		return true;
 	/*
 	 * The group se queues on (or runs) decides, running or not: in two
 	 * loads where it is above every -c cgroup, else in four and the ids.
@@ -512,6 +506,8 @@ static __always_inline bool se_is_target(struct sched_entity *se)
 		if (cgrp)
 			return cgrp_walk(cgrp, true);
 	}
+	if (cfg_common.all)
+		return true;
 	p = running_task_of(se);
 	if (p)
 		return task_is_target(p);

@@ -114,6 +114,11 @@ struct schedbpf_cfg {
 	__u8 dry_run;
 	/* enum schedbpf_observe */
 	__u8 observe;
+	/*
+	 * cgrps_own_tg and only -c cgroups (no --all, -p or command tree):
+	 * the group decides, tested once where it is three tests
+	 */
+	__u8 group_decides;
 };
 
 #endif /* SCHEDBPF_H */

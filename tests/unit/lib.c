@@ -22,6 +22,7 @@
 #include "parse.h"
 #include "report.h"
 #include "tap.h"
+#include "tool.h"
 
 static char tmpdir[] = "/tmp/schedbpf-unit-XXXXXX";
 
@@ -689,6 +690,45 @@ static void json_sample(void)
 	print_json_summary(stdout, &h, v, hist, NULL);
 }
 
+/* --- the programs' configuration ------------------------------------ */
+
+static void test_cfg(void)
+{
+	char *cmd[] = { "true", NULL };
+	struct sched_tool t = { 0 };
+	struct schedbpf_cfg c;
+
+	t.opts.nr_cgroups = 2;
+	t.opts.cgroups[0] = (struct cgroup_target){ .id = 7, .level = 3,
+						    .own_tg = true };
+	t.opts.cgroups[1] = (struct cgroup_target){ .id = 9, .level = 2,
+						    .own_tg = true };
+	c = sched_tool_cfg(&t);
+	ok(c.group_decides && c.cgrps_own_tg && c.cgrp_min_level == 2 &&
+		   c.nr_cgrps == 2 && c.cgrp_ids[1] == 9,
+	   "cfg: -c cgroups with the cpu controller: the group decides");
+	t.opts.cmd = cmd;
+	c = sched_tool_cfg(&t);
+	ok(c.group_decides && !c.track_tree,
+	   "cfg: a command run in -c cgroups: the group decides");
+	t.opts.nr_tgids = 1;
+	c = sched_tool_cfg(&t);
+	ok(!c.group_decides && c.has_pids, "cfg: with -p: the group does not decide");
+	t.opts.nr_tgids = 0;
+	t.opts.cgroups[0].own_tg = false;
+	c = sched_tool_cfg(&t);
+	ok(!c.group_decides && !c.cgrps_own_tg,
+	   "cfg: a -c cgroup without the cpu controller: the group does not decide");
+	t.opts.nr_cgroups = 0;
+	c = sched_tool_cfg(&t);
+	ok(!c.group_decides && c.track_tree,
+	   "cfg: a command's tree: the group does not decide");
+	t.opts.cmd = NULL;
+	t.opts.all = true;
+	c = sched_tool_cfg(&t);
+	ok(!c.group_decides && c.all, "cfg: --all: the group does not decide");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--json-sample")) {
@@ -709,6 +749,7 @@ int main(int argc, char **argv)
 	test_btf_host();
 	test_hist();
 	test_launch();
+	test_cfg();
 	if (fork() == 0)
 		execlp("rm", "rm", "-rf", tmpdir, NULL);
 	wait(NULL);

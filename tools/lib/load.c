@@ -103,6 +103,8 @@ struct schedbpf_cfg sched_tool_cfg(const struct sched_tool *t)
 			cfg.cgrp_min_level = o->cgroups[i].level;
 		cfg.cgrps_own_tg &= o->cgroups[i].own_tg;
 	}
+	cfg.group_decides = cfg.cgrps_own_tg && !cfg.all && !cfg.has_pids &&
+			    !cfg.track_tree;
 	return cfg;
 }
 
