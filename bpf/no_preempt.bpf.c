@@ -55,7 +55,7 @@ int BPF_PROG(no_preempt_wakeup, struct task_struct *curr,
 		return SCHED_DEFAULT;
 	note_wakeup_check(curr, p);
 	stat_seen(&pc, STAT_WAKEUP_TARGETS);
-	if (same_verdict(&curr->se, &p->se) || task_is_target(p))
+	if (same_verdict_tasks(curr, p) || task_is_target(p))
 		return SCHED_DEFAULT;
 	return suppress_within(&pc, &curr->se, cfg_max_run_ns,
 			       STAT_WAKEUP_SUPPRESSED);

@@ -473,6 +473,24 @@ static __always_inline bool same_verdict(struct sched_entity *a,
 }
 
 /*
+ * same_verdict() for two tasks: a task's group runqueue is the one it
+ * queues on (a task's my_q is NULL), two loads where same_verdict() on
+ * their entities makes four.
+ */
+static __always_inline bool same_verdict_tasks(struct task_struct *a,
+					       struct task_struct *b)
+{
+	struct cfs_rq *q;
+
+	if (!group_decides())
+		return cfg_common.all;
+	if (!bpf_core_field_exists(a->se.cfs_rq))
+		return false;
+	q = a->se.cfs_rq;
+	return q && q == b->se.cfs_rq;
+}
+
+/*
  * Of a, which agrees with another entity (same_verdict()): is it known to
  * be outside from one load? Where the group decides, an entity of the root
  * task group (depth 0) is in no -c cgroup: each has a task group of its

@@ -113,7 +113,8 @@ static __always_inline int cross_wakeup(pcpu_t *pc, struct sched_entity *curr,
 
 	stat_seen(pc, calls);
 	/* one task group, or --all: the two sides agree, nothing to cross */
-	if (same_verdict(running, wakee)) {
+	if (curr_task && wakee_task ? same_verdict_tasks(curr_task, wakee_task) :
+				      same_verdict(running, wakee)) {
 		/* the wakeup hook (it has the tasks): curr may be a target */
 		if (curr_task && wakee_task &&
 		    cfg_common.observe != SCHEDBPF_OBSERVE_NONE &&
