@@ -308,8 +308,15 @@ struct cfs_rq___eevdf {
 
 /* kernel/sched/sched.h, 64-bit */
 #define SCHED_FIXEDPOINT_SHIFT 10
-/* Deepest the tree walk below goes: an rbtree of 2^31 entities. */
-#define RB_MAX_DEPTH 64
+/*
+ * Deepest the tree walk below goes. A red-black tree of n nodes is at
+ * most 2 log2(n + 1) deep: 48 holds any runqueue of fewer than 2^24
+ * entities, four times the tasks pid_max allows (2^22). Each step is
+ * another iteration for the verifier to check (about 1 ms each on 6.12,
+ * in the VM: the tick programs verified in 62 ms instead of 79 with 64).
+ * A deeper tree's search stops there and gives the leftmost entity.
+ */
+#define RB_MAX_DEPTH 48
 
 static __always_inline struct sched_entity *node_se(struct rb_node *node)
 {
