@@ -316,8 +316,8 @@ static __always_inline void note_run(struct task_struct *next)
  * boost-wakeup's note of next, which keeps next_is_target()'s answer,
  * made that four times. On 6.12, whose verifier searches vmlinux's BTF at
  * loads through a task's pointers, that was 53 ms of every tool's
- * start-up: the program verified in 139 ms, now 86.) A switch between two
- * targets looks the handle up twice.
+ * start-up: the program verified in 139 ms instead of 86.) A switch
+ * between two targets looks the handle up twice.
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,

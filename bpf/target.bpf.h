@@ -188,6 +188,12 @@ static __always_inline bool group_above_targets(struct sched_entity *se,
 	       (u32)se->depth + (my_q ? 1 : 0) < cfg_common.cgrp_min_level;
 }
 
+/* The cgroup of task group tg; NULL for an autogroup's. A direct load. */
+static __always_inline struct cgroup *tg_cgroup(struct task_group *tg)
+{
+	return tg ? tg->css.cgroup : NULL;
+}
+
 /*
  * Same answer as se_is_target() on &p->se, for tracing programs (which
  * cannot call the kfuncs) and for hooks that hold the task itself: a few
@@ -212,8 +218,7 @@ static __always_inline bool task_is_target(struct task_struct *p)
 		    (u32)p->se.depth < cfg_common.cgrp_min_level)
 			return false;
 		if (bpf_core_field_exists(p->sched_task_group)) {
-			struct task_group *tg = p->sched_task_group;
-			struct cgroup *cgrp = tg ? tg->css.cgroup : NULL;
+			struct cgroup *cgrp = tg_cgroup(p->sched_task_group);
 
 			/*
 			 * NULL: an autogroup's, whose tasks are all in the
@@ -435,13 +440,10 @@ static __always_inline struct cfs_rq *se_group_rq(struct sched_entity *se)
 /* The cgroup of q's task group; NULL for an autogroup's. Direct loads. */
 static __always_inline struct cgroup *cfs_rq_cgroup(struct cfs_rq *q)
 {
-	struct task_group *tg;
-
 	if (!bpf_core_field_exists(q->tg) || !q)
 		return NULL;
 	/* once: clang does not merge two CO-RE reads of one field */
-	tg = q->tg;
-	return tg ? tg->css.cgroup : NULL;
+	return tg_cgroup(q->tg);
 }
 
 /* The cgroup of the task group se belongs to (se_group_rq()). */
