@@ -244,7 +244,7 @@ int BPF_PROG(observe_wakeup, struct task_struct *p)
  */
 static __always_inline void note_preempted(struct task_struct *prev,
 					   struct task_struct *next,
-					   unsigned int prev_state, u32 checked)
+					   unsigned int prev_state, u64 checked)
 {
 	pcpu_t pc = PCPU_INIT;
 	u32 pid = prev->pid;
@@ -324,8 +324,9 @@ int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	struct wakeup_note *n;
-	u32 cpu, checked = 0;
+	u64 checked;
 	int next_in = -1;
+	u32 cpu;
 
 	policy_note_switch(next, &next_in);
 	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE)
@@ -335,12 +336,17 @@ int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 		note_run(next);
 	/* prev's CPU is this one: a load, where the helper is a call on 6.1 */
 	cpu = prev->thread_info.cpu;
-	/* the note is about the task that ran until now */
+	/*
+	 * The note is about the task that ran until now. Read and cleared
+	 * without a branch on it: the verifier then checks prev's part once,
+	 * not once with a note and once without (on 6.12 each check of its
+	 * load through prev costs name searches of the kernel's BTF).
+	 */
 	n = bpf_map_lookup_elem(&wakeup_note, &cpu);
-	if (n && n->clock) {
-		checked = 1;
-		n->clock = 0;
-	}
+	if (!n)
+		return 0;
+	checked = n->clock;
+	n->clock = 0;
 	if (preempt || prev_state == TASK_RUNNING)
 		note_preempted(prev, next, prev_state, checked);
 	return 0;
