@@ -33,38 +33,41 @@ extern long bpf_sched_entity_belongs_to_cgrp(struct sched_entity *se,
 
 const volatile struct schedbpf_cfg cfg_common = {};
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, struct schedbpf_percpu);
-} percpu SEC(".maps");
+/*
+ * The counters: entry c for the programs that run on CPU c, as a per-CPU
+ * map would keep them, all of them with interrupts off (under a
+ * runqueue's lock). A global array, where a per-CPU map's lookup is a
+ * helper call before 6.8 and may fail: the address is the CPU's number
+ * times the entry's size, never NULL, so the verifier no longer checks the
+ * rest of a program once with the counters and once without. A CPU past
+ * SCHEDBPF_MAX_CPUS shares an entry (the tools sum them all).
+ */
+struct schedbpf_percpu counters[SCHEDBPF_MAX_CPUS];
+
+_Static_assert((SCHEDBPF_MAX_CPUS & (SCHEDBPF_MAX_CPUS - 1)) == 0,
+	       "counters[] is indexed by the CPU's number, masked");
 
 /*
  * A program's handle on this CPU's struct schedbpf_percpu: each program
  * declares one, PCPU_INIT, and hands its address to whatever counts. It is
- * looked up on the first use, so a program that counts nothing (a call
- * about a non-target under --observe=none) looks up no map, and one that
- * counts three things looks it up once.
+ * taken on the first use, so a program that counts nothing (a call about
+ * a non-target under --observe=none) does not ask for the CPU's number,
+ * a helper call before 6.10.
  */
 typedef struct schedbpf_percpu *pcpu_t;
 #define PCPU_INIT NULL
 
 static __always_inline struct schedbpf_percpu *pcpu(pcpu_t *pc)
 {
-	u32 zero = 0;
-
 	if (!*pc)
-		*pc = bpf_map_lookup_elem(&percpu, &zero);
+		*pc = &counters[bpf_get_smp_processor_id() &
+				(SCHEDBPF_MAX_CPUS - 1)];
 	return *pc;
 }
 
 static __always_inline void stat_inc(pcpu_t *pc, enum schedbpf_stat idx)
 {
-	struct schedbpf_percpu *v = pcpu(pc);
-
-	if (v)
-		v->stats[idx]++;
+	pcpu(pc)->stats[idx]++;
 }
 
 /*

@@ -299,8 +299,6 @@ static __always_inline void note_run(struct task_struct *next)
 	if (now < queued)
 		return;
 	v = pcpu(&pc);
-	if (!v)
-		return;
 	v->lat[log2_slot((now - queued) / 1000)]++;
 	stat_inc(&pc, STAT_WAKEUPS);
 }

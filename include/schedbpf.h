@@ -67,15 +67,15 @@ enum schedbpf_stat {
 };
 
 /*
- * Each CPU's counters and histogram, the one value of the per-CPU array map
- * "percpu": a program looks it up once however many counters it bumps
- * (before 6.8 every per-CPU array lookup is a helper call). The tools sum
- * stats and lat over the CPUs.
+ * Each CPU's counters and histogram: entry c of the BPF objects' global
+ * array counters[] (bpf/common.bpf.h), which programs on CPU c count in.
+ * The tools sum stats and lat over the CPUs, reading the array where
+ * libbpf maps it (.bss). Each entry starts on a cache line of its own.
  */
 struct schedbpf_percpu {
 	__u64 stats[SCHEDBPF_NR_STATS];
 	__u64 lat[SCHEDBPF_LAT_SLOTS];
-};
+} __attribute__((aligned(64)));
 
 /*
  * What the observers (observe.bpf.h) watch, --observe: each level adds to

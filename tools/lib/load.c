@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "tool.h"
@@ -319,45 +320,68 @@ static void skel_drop_pid(void *ctx, pid_t tgid)
 }
 
 /*
- * The counters and the histogram, summed over the CPUs from the one value
- * of the per-CPU map "percpu" (struct schedbpf_percpu).
+ * counters[] of the BPF object (bpf/common.bpf.h), where libbpf maps the
+ * object's .bss into our memory, or NULL: found by name in the section's
+ * BTF, so that other zero-initialised globals may share the section.
+ */
+static const struct schedbpf_percpu *skel_counters(struct bpf_object *obj)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, ".bss");
+	const struct btf *btf = bpf_object__btf(obj);
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *sec;
+	size_t size = 0;
+	const char *data;
+	int i;
+
+	if (!map || !btf ||
+	    !(data = bpf_map__initial_value(map, &size)) ||
+	    !(sec = btf__type_by_id(btf, bpf_map__btf_value_type_id(map))) ||
+	    !btf_is_datasec(sec))
+		return NULL;
+	vs = btf_var_secinfos(sec);
+	for (i = 0; i < btf_vlen(sec); i++, vs++) {
+		const struct btf_type *var = btf__type_by_id(btf, vs->type);
+
+		if (var && !strcmp(btf__name_by_offset(btf, var->name_off),
+				   "counters"))
+			return vs->size == SCHEDBPF_MAX_CPUS *
+						   sizeof(struct schedbpf_percpu) &&
+					       vs->offset + vs->size <= size ?
+				       (void *)(data + vs->offset) :
+				       NULL;
+	}
+	return NULL;
+}
+
+/*
+ * The counters and the histogram, summed over the CPUs' entries of
+ * counters[], read in our memory: no system call. Each count is one
+ * aligned 8-byte word, read whole while the programs add to it.
  */
 static int skel_read(void *ctx, __u64 *stats, __u64 *hist)
 {
 	struct bpf_object_skeleton *s = ctx;
-	int fd = bpf_object__find_map_fd_by_name(*s->obj, "percpu");
-	/* a per-CPU value is copied out in 8-byte-aligned slots */
-	size_t sz = (sizeof(struct schedbpf_percpu) + 7) & ~(size_t)7;
+	const struct schedbpf_percpu *v = skel_counters(*s->obj);
 	int ncpus = libbpf_num_possible_cpus(), cpu, i;
-	struct schedbpf_percpu *v;
-	__u32 key = 0;
-	char *vals;
 
-	if (fd < 0) {
-		sched_err("BPF object lacks the percpu map");
+	if (!v) {
+		sched_err("BPF object lacks its counters (counters[] in .bss)");
 		return 1;
 	}
-	if (ncpus < 0 || !(vals = calloc(ncpus, sz))) {
-		sched_err("reading counters: %s",
-			  strerror(ncpus < 0 ? -ncpus : ENOMEM));
-		return 1;
-	}
-	if (bpf_map_lookup_elem(fd, &key, vals)) {
-		sched_err("reading counters: %s", strerror(errno));
-		free(vals);
-		return 1;
-	}
+	if (ncpus < 0 || ncpus > SCHEDBPF_MAX_CPUS)
+		ncpus = SCHEDBPF_MAX_CPUS;
 	memset(stats, 0, SCHEDBPF_NR_STATS * sizeof(*stats));
 	if (hist)
 		memset(hist, 0, SCHEDBPF_LAT_SLOTS * sizeof(*hist));
 	for (cpu = 0; cpu < ncpus; cpu++) {
-		v = (void *)(vals + cpu * sz);
 		for (i = 0; i < SCHEDBPF_NR_STATS; i++)
-			stats[i] += v->stats[i];
+			stats[i] += __atomic_load_n(&v[cpu].stats[i],
+						    __ATOMIC_RELAXED);
 		for (i = 0; hist && i < SCHEDBPF_LAT_SLOTS; i++)
-			hist[i] += v->lat[i];
+			hist[i] += __atomic_load_n(&v[cpu].lat[i],
+						   __ATOMIC_RELAXED);
 	}
-	free(vals);
 	return 0;
 }
 
