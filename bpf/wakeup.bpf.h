@@ -41,8 +41,8 @@
  * different types to the verifier (the first is a field of a task): one
  * loop that moved either side, testing the depths at every step, had it
  * check every mix of the two at every step. boost-wakeup's wakeup hook,
- * which matches two tasks, verified in 11090 instructions, now in 6759
- * (on 6.12 in the VM, 55 ms then, 37 now).
+ * which matches two tasks, verified in 11090 instructions, then in 6759
+ * with this walk (55 -> 37 ms on 6.12 in the VM).
  */
 static __always_inline bool match_ses(struct sched_entity **a,
 				      struct sched_entity **b)
