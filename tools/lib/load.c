@@ -343,13 +343,14 @@ static const struct schedbpf_percpu *skel_counters(struct bpf_object *obj)
 	for (i = 0; i < btf_vlen(sec); i++, vs++) {
 		const struct btf_type *var = btf__type_by_id(btf, vs->type);
 
-		if (var && !strcmp(btf__name_by_offset(btf, var->name_off),
-				   "counters"))
-			return vs->size == SCHEDBPF_MAX_CPUS *
-						   sizeof(struct schedbpf_percpu) &&
-					       vs->offset + vs->size <= size ?
-				       (void *)(data + vs->offset) :
-				       NULL;
+		if (!var ||
+		    strcmp(btf__name_by_offset(btf, var->name_off), "counters"))
+			continue;
+		if (vs->size != SCHEDBPF_MAX_CPUS *
+					sizeof(struct schedbpf_percpu) ||
+		    vs->offset + vs->size > size)
+			return NULL;
+		return (const void *)(data + vs->offset);
 	}
 	return NULL;
 }
