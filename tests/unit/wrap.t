@@ -21,12 +21,16 @@ open(my $f, ">", "$out.ready"); print $f "1\n"; close($f);
 select(undef, undef, undef, 0.05) for 1 .. 30;
 open($f, ">", $out); print $f "$n\n"; close($f);
 PERL
-# gone PIDFILE: the process whose pid is in PIDFILE has exited, within 2 s
+# gone PIDFILE: the process whose pid is in PIDFILE has exited, within 2 s.
+# A zombie has exited: a CMD orphaned by the tool's death waits for PID 1
+# to reap it, and a sandbox's PID 1 may take seconds.
 gone() {
-	local pid
+	local pid stat
 	pid=$(cat "$1" 2>/dev/null) || return 1
 	for _ in $(seq 20); do
-		[ -d "/proc/$pid" ] || return 0
+		stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 0
+		stat=${stat##*) }
+		[ "${stat%% *}" = Z ] && return 0
 		sleep 0.1
 	done
 	return 1
