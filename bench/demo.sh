@@ -16,9 +16,9 @@ new_cgroup "$CG"
 
 echo "no-preempt demo: target (cgroup $CG) vs competitor, both CPU-bound on CPU 0,"
 echo "${SECS} s each run; kernel $(uname -r)"
-measure "$SECS" "$TAP_TMP/a.json" --dry-run
+measure "$SECS" "$TAP_TMP/a.json" --dry-run --observe=full
 a_n=$TGT_NIVCSW a_c=$COMP_PCT a_s=$MEASURE_STATUS
-measure "$SECS" "$TAP_TMP/b.json"
+measure "$SECS" "$TAP_TMP/b.json" --observe=full
 b_n=$TGT_NIVCSW b_c=$COMP_PCT b_s=$MEASURE_STATUS
 [ "$a_s" = 0 ] && [ "$b_s" = 0 ] || { echo "demo: no-preempt failed" >&2; exit 1; }
 

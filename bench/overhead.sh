@@ -18,6 +18,7 @@
 #   no-op         schedtest's programs on all three hooks, returning 0, with
 #                 kernel.bpf_stats_enabled left off (--no-stats)
 #   TOOL          the tool on an empty cgroup at its default observation level
+#                 (counts)
 #   TOOL/target   the tool under --dry-run with the benchmark in its cgroup
 #   TOOL/LEVEL    the tool on the empty cgroup with --observe=LEVEL
 #   TOOL/target-LEVEL  the benchmark as target, with --observe=LEVEL
@@ -57,7 +58,8 @@ default_configs() {
 	echo none none/target no-op
 	for t in "${TOOLS[@]}"; do
 		echo "$t" "$t/target"
-		"$BIN/$t" --help | grep -q -- --observe && echo "$t/none"
+		"$BIN/$t" --help | grep -q -- --observe &&
+			echo "$t/none" "$t/full" "$t/target-full"
 	done
 }
 read -r -a CONFIGS <<<"${BENCH_CONFIGS:-$(default_configs | xargs)}"

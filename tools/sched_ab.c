@@ -119,8 +119,9 @@ static const char doc[] =
 	"\v"
 	"Built-in metrics, from each run's tool summary: wall_s (seconds from "
 	"attach to the workload's exit), preemptions (of targets), "
-	"latency_p50_us and latency_p99_us (targets' wakeup-to-run latency); "
-	"lower is better for all. --metric adds the workload's own: REGEX (POSIX "
+	"latency_p50_us and latency_p99_us (targets' wakeup-to-run latency: "
+	"sched-ab runs TOOL with --observe=full, which TOOL-OPTS may "
+	"override); lower is better for all. --metric adds the workload's own: REGEX (POSIX "
 	"extended) is matched against each line of its stdout and stderr, the "
 	"last matching line counts, and its first group must be a "
 	"non-negative decimal number, taken as printed (write the unit into "
@@ -739,7 +740,7 @@ static int run_once(struct run_ctx *c, struct ab_run *r)
 
 	for (n = 0; env.workload[n]; n++)
 		;
-	argv = calloc((size_t)(env.nr_tool_opts + n + 8), sizeof(*argv));
+	argv = calloc((size_t)(env.nr_tool_opts + n + 9), sizeof(*argv));
 	if (!argv)
 		return run_failed(r, NULL, "%s", strerror(ENOMEM));
 	argv[argc++] = env.tool_path;
@@ -749,6 +750,8 @@ static int run_once(struct run_ctx *c, struct ab_run *r)
 	argv[argc++] = "--quiet";
 	argv[argc++] = "--output";
 	argv[argc++] = c->json_path;
+	/* the latency metrics; a later --observe in TOOL-OPTS wins */
+	argv[argc++] = "--observe=full";
 	for (i = 0; i < env.nr_tool_opts; i++)
 		argv[argc++] = env.tool_opts[i];
 	argv[argc++] = "--";

@@ -30,7 +30,7 @@ effect() {
 	[ "$1" = dry ] && dry=--dry-run
 	for h in $HOGS; do c0=$((c0 + $(cpuns $h))); done
 	t0=$(date +%s%N)
-	run "$BW" -j $dry -- "${WAKE_CMD[@]}"
+	run "$BW" -j --observe=full $dry -- "${WAKE_CMD[@]}"
 	t1=$(date +%s%N)
 	for h in $HOGS; do c1=$((c1 + $(cpuns $h))); done
 	printf '%s\n' "$OUT" | grep '^{' >"$TAP_TMP/$CASE$1$2.json"

@@ -185,7 +185,7 @@ boost() {
 	local dry=
 
 	[ "$1" = dry ] && dry=--dry-run
-	start_tool "$TAP_TMP/b$1$2.json" "$CI" -j -o -c "$CG" $dry
+	start_tool "$TAP_TMP/b$1$2.json" "$CI" -j -o --observe=full -c "$CG" $dry
 	W=$(in_cgroup "$CG" "$WAKER" --seconds $SECS --run-us 200)
 	stop_tool
 	ST[b$1]+="$TOOL_STATUS"

@@ -182,9 +182,9 @@ firsts=$(jq -r '[.runs | group_by(.round)[] | .[0].side] | join("")' <<<"$J")
 case $firsts in *A*B* | *B*A*) true ;; *) false ;; esac
 ok $? "the side that goes first varies between rounds ($firsts)"
 # the tool's arguments: --dry-run for A only, TOOL-OPTS and CMD verbatim
-grep -c -- '^--dry-run --json --quiet --output [^ ]*/tool.json -c web --pre 1 -- .*/work --opt arg$' "$ARGV_LOG" | grep -qx 6 &&
-	grep -c -- '^--json --quiet --output [^ ]*/tool.json -c web --pre 1 -- .*/work --opt arg$' "$ARGV_LOG" | grep -qx 6
-ok $? "TOOL gets --dry-run (A) or not (B), --json --quiet --output FILE, TOOL-OPTS and -- WORKLOAD verbatim"
+grep -c -- '^--dry-run --json --quiet --output [^ ]*/tool.json --observe=full -c web --pre 1 -- .*/work --opt arg$' "$ARGV_LOG" | grep -qx 6 &&
+	grep -c -- '^--json --quiet --output [^ ]*/tool.json --observe=full -c web --pre 1 -- .*/work --opt arg$' "$ARGV_LOG" | grep -qx 6
+ok $? "TOOL gets --dry-run (A) or not (B), --json --quiet --output FILE --observe=full, TOOL-OPTS and -- WORKLOAD verbatim"
 [ "$(sed -n 's/^--dry-run.*/A/p; s/^--json.*/B/p' "$ARGV_LOG" | tr -d '\n')" = "$(jq -r '[.runs[].side] | join("")' <<<"$J")" ]
 ok $? "the runs' sides in --json are the order TOOL ran in"
 jq -e '[.runs[] | .summary.type == "summary" and .summary.tool == "fake" and (.summary.latency_us.hist | length) == 4] | all' <<<"$J" >/dev/null

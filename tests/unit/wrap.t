@@ -221,7 +221,7 @@ printf '%s\n' "$OUT" | head -n 1 | jq -e --arg k "$(uname -r)" --argjson p $$ '
 	.targets.cmd == ["sh", "-c", "sleep 0.2", "\"quoted\""] and
 	.settings == {"interval_ns": 50000000, "duration_ns": 300000000,
 		"kill_after_ns": 5000000000, "quiet": false, "output": null,
-		"observe": "full", "answer_ns": 42} and
+		"observe": "counts", "answer_ns": 42} and
 	(.attach_ns | type == "number" and . >= 0 and . < 60000000000)' \
 	>/dev/null
 ok $? "13. run record: tool, version, libbpf, kernel, targets, settings, dry_run, attach_ns"

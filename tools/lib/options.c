@@ -89,7 +89,7 @@ static const struct argp_option common_options[] = {
 	  "What the tool watches besides its policy: none (the policy alone; "
 	  "the preemptions, wakeups and latency stay 0), counts (the targets' "
 	  "involuntary switches and their causes) or full (and the targets' "
-	  "wakeup-to-run latency). Default: full. Each costs the scheduler "
+	  "wakeup-to-run latency). Default: counts. Each costs the scheduler "
 	  "more than the one before; the man page has the numbers." },
 	{ "dry-run", OPT_DRY_RUN, 0, 0,
 	  "Attach the same hooks but leave every decision to CFS; count what "
@@ -327,7 +327,7 @@ void sched_tool_parse(struct sched_tool *t, int argc, char **argv)
 	snprintf(doc, sizeof(doc), "%s%s", t->doc, common_doc);
 	t->opts.interval_ns = INTERVAL_DEFAULT_NS;
 	t->opts.kill_after_ns = KILL_AFTER_DEFAULT_NS;
-	t->opts.observe = SCHEDBPF_OBSERVE_FULL;
+	t->opts.observe = SCHEDBPF_OBSERVE_COUNTS;
 	for (i = 0; i < SCHEDBPF_MAX_PIDS; i++)
 		t->opts.pidfds[i] = -1;
 	t->handler_id = -1;

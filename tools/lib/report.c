@@ -286,7 +286,7 @@ void print_json_summary(FILE *f, const struct json_head *h, const __u64 *v,
 }
 
 void print_summary_text(FILE *f, const char *tool, double elapsed, bool dry_run,
-			const __u64 *v, const __u64 *hist)
+			int observe, const __u64 *v, const __u64 *hist)
 {
 	static const char *const hooks[] = { "tick", "wakeup", "entity" };
 	long long p50, p90, p99;
@@ -310,6 +310,10 @@ void print_summary_text(FILE *f, const char *tool, double elapsed, bool dry_run,
 		(unsigned long long)v[STAT_PREEMPTIONS_RT],
 		(unsigned long long)v[STAT_PREEMPTIONS_WAKEUP],
 		(unsigned long long)v[STAT_WAKEUPS]);
+	if (observe < SCHEDBPF_OBSERVE_FULL) {
+		fprintf(f, "  wakeup-to-run latency: not measured (--observe=full)\n");
+		return;
+	}
 	p50 = hist_percentile(hist, SCHEDBPF_LAT_SLOTS, 50);
 	if (p50 < 0) {
 		fprintf(f, "  no target wakeups measured\n");
@@ -575,7 +579,8 @@ int report_end(struct report *r, const __u64 *v, const __u64 *hist,
 		print_json_summary(r->out, &h, v, hist, status);
 	} else {
 		print_summary_text(r->out, r->t->name, seconds_since(&r->start),
-				   r->t->opts.dry_run, v, hist);
+				   r->t->opts.dry_run, r->t->opts.observe, v,
+				   hist);
 	}
 	return flush_out(r->out);
 }

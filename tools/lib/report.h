@@ -152,8 +152,11 @@ void print_json_interval(FILE *f, const struct json_head *h, const __u64 *v);
 void print_json_summary(FILE *f, const struct json_head *h, const __u64 *v,
 			const __u64 *hist, const int *status);
 
-/* A human summary: per-hook table, the other counters, latency. */
+/*
+ * A human summary: per-hook table, the other counters, latency (measured
+ * at observe level full only, enum schedbpf_observe).
+ */
 void print_summary_text(FILE *f, const char *tool, double elapsed, bool dry_run,
-			const __u64 *v, const __u64 *hist);
+			int observe, const __u64 *v, const __u64 *hist);
 
 #endif /* SCHEDBPF_REPORT_H */
