@@ -250,7 +250,12 @@ OWN_MAKE := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL
 # FLAVOR=NAME: kernel/config/NAME.config merged on top, cached under its
 # own key, linked as build/kernel-NAME (kernel/build-flavour); without it,
 # or with FLAVOR=default, kernel/build as ever.
-kernel:
+# kernel/build installs what the build needs itself, but 6.12's bindeb-pkg
+# also wants debhelper (debhelper-compat), which its list lacks: on a new
+# machine make kernel KERNEL=6.12 failed there (make check installs it
+# first). It is added here, since kernel/build is part of the cache key.
+kernel kernel-deb: DEPS := debhelper
+kernel: $(DEPS_CHECK)
 	$(OWN_MAKE) KERNEL=$(KERNEL) $(if $(filter-out default,$(FLAVOR)),kernel/build-flavour $(FLAVOR),kernel/build)
 
 # The kernel as Debian packages: linux-image-VERSION-schedbpf and
@@ -261,7 +266,7 @@ kernel:
 # build/kernel-distro/deb/ (hours on two cores: every module of a
 # distribution).
 KCONFIG ?= defconfig
-kernel-deb:
+kernel-deb: $(DEPS_CHECK)
 	$(OWN_MAKE) KERNEL=$(KERNEL) $(if $(filter defconfig,$(KCONFIG)),kernel/build,kernel/build --config $(KCONFIG))
 	@ls -l $(KERNEL_LINK)$(if $(filter-out defconfig,$(KCONFIG)),-distro)/deb/*.deb
 
