@@ -51,18 +51,29 @@
 #include "target.bpf.h"
 
 /*
- * A target woken on this CPU that has not run since: when it woke, and
- * its entity at each depth of its cgroup hierarchy (se[d] is the one of
- * depth d, up to depth; with FAIR_GROUP_SCHED), so that the tick can tell
- * the levels where the target waits beside the running entity from those
- * where it waits inside it. Older than WAITING_MAX_NS, it has most likely
- * moved to another CPU and is forgotten. Kept by the observers' tracepoint
- * programs (observe.bpf.h), which call these two.
+ * A target woken on this CPU that has not run since: when it woke, its
+ * task's entity and that entity's exec_start then, and its entity at each
+ * depth of its cgroup hierarchy (se[d] is the one of depth d, up to depth;
+ * with FAIR_GROUP_SCHED), so that the tick can tell the levels where the
+ * target waits beside the running entity from those where it waits inside
+ * it. Taken at every wakeup of a target by this tool's sched_wakeup
+ * program (policy_wakeup, below).
+ *
+ * Whether the target has run since, the tick asks the entity itself: CFS
+ * sets exec_start when it picks an entity to run (and while it runs, and
+ * to 0 when it moves to another CPU), nowhere else, so an exec_start that
+ * is not the one noted means the target ran, or left. One read at a tick
+ * with a note, where until 2026-12-06 the switch observer cleared the note
+ * when a target switched in: a target test at every switch, and the
+ * observer loaded under --observe=none for the policy alone. Older than
+ * WAITING_MAX_NS, the note is forgotten too.
  */
 #define WAITING_MAX_NS (50 * 1000 * 1000ULL)
 
 struct waiting {
 	u64 ts;
+	u64 task_se;
+	u64 exec_start;
 	u32 depth;
 	u64 se[SE_MAX_DEPTH];
 };
@@ -74,8 +85,12 @@ struct {
 	__type(value, struct waiting);
 } target_waiting SEC(".maps");
 
-#define OBSERVE_POLICY_NOTES
-static __always_inline void policy_note_wakeup(struct task_struct *p)
+/*
+ * The policy's own, at every --observe level: not an observer (no
+ * "observe_" in its name).
+ */
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(policy_wakeup, struct task_struct *p)
 {
 	struct sched_entity *se = &p->se, *parent;
 	struct waiting *w;
@@ -83,16 +98,18 @@ static __always_inline void policy_note_wakeup(struct task_struct *p)
 	int i;
 
 	if (!task_is_target(p))
-		return;
+		return 0;
 	/* a direct load from the tracepoint's task: no helper call */
 	cpu = p->thread_info.cpu;
 	w = bpf_map_lookup_elem(&target_waiting, &cpu);
 	if (!w)
-		return;
+		return 0;
 	w->ts = bpf_ktime_get_ns();
+	w->task_se = (u64)se;
+	w->exec_start = se->exec_start;
 	w->depth = 0;
 	if (!bpf_core_field_exists(se->depth))
-		return;
+		return 0;
 	/*
 	 * The task's own entity, then its parents. p is a tracepoint's
 	 * argument, a trusted pointer: on 6.12 the verifier checks each
@@ -111,20 +128,25 @@ static __always_inline void policy_note_wakeup(struct task_struct *p)
 			w->se[d] = (u64)se;
 		se = se->parent;
 	}
+	return 0;
 }
 
-static __always_inline void policy_note_switch(struct task_struct *next,
-					       int *next_in)
+/*
+ * Is w's target still waiting, woken less than WAITING_MAX_NS ago and not
+ * run since? Forgets it if not.
+ */
+static __always_inline bool still_waiting(struct waiting *w)
 {
-	struct waiting *w;
-	u32 cpu;
+	struct sched_entity *se = (struct sched_entity *)w->task_se;
 
-	if (!next_is_target(next, next_in))
-		return;
-	cpu = bpf_get_smp_processor_id();
-	w = bpf_map_lookup_elem(&target_waiting, &cpu);
-	if (w)
+	if (!w->ts)
+		return false;
+	if (bpf_ktime_get_ns() - w->ts > WAITING_MAX_NS ||
+	    BPF_CORE_READ(se, exec_start) != w->exec_start) {
 		w->ts = 0;
+		return false;
+	}
+	return true;
 }
 
 /*
@@ -159,18 +181,12 @@ int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,
 	struct sched_entity *next;
 	pcpu_t pc = PCPU_INIT;
 	struct waiting *w;
-	u64 now;
 
 	note_tick(curr);
 	stat_seen(&pc, STAT_TICK_CALLS);
 	w = bpf_map_lookup_elem(&target_waiting, &cpu);
-	if (!w || !w->ts)
+	if (!w || !still_waiting(w))
 		return SCHED_DEFAULT;
-	now = bpf_ktime_get_ns();
-	if (now - w->ts > WAITING_MAX_NS) {
-		w->ts = 0;
-		return SCHED_DEFAULT;
-	}
 	if (se_is_target(running_se(curr)))
 		return SCHED_DEFAULT;
 	stat_seen(&pc, STAT_TICK_TARGETS);

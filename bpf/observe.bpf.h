@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Observers of what a policy changed, at the level --observe chose
- * (cfg_common.observe; the library does not load them for none, unless a
- * policy works in them, below). One tp_btf program on every context
- * switch, which loads on any BTF kernel, and notes taken in the hooks:
+ * (cfg_common.observe; the library does not load them for none). One
+ * tp_btf program on every context switch, which loads on any BTF kernel,
+ * and notes taken in the hooks:
  * - counts: involuntary context switches of targets, counted the way the
  *   kernel counts nonvoluntary_ctxt_switches in /proc/PID/status (the task
  *   was preempted, or was still runnable when it switched out), and which
@@ -53,25 +53,6 @@
 #define SCHEDBPF_OBSERVE_BPF_H
 
 #include "target.bpf.h"
-
-/*
- * A policy that must itself see every switch and wakeup (boost-wakeup)
- * does it in tracepoint programs here, not in ones of its own beside them:
- * it defines OBSERVE_POLICY_NOTES, policy_note_switch() (else the no-op
- * below; it asks next_is_target(), whose answer the observer reuses) and
- * policy_note_wakeup() before including this file, and its
- * tool sets struct sched_tool's tp_notes, so that the library loads the
- * tracepoint programs here at every --observe level (under none they do
- * the policy's part only). One program on sched_switch instead of two:
- * half the calls, and one attach fewer at start-up. The sched_wakeup
- * program (observe_wakeup) is the policy's alone: no observer needs it.
- */
-#ifndef OBSERVE_POLICY_NOTES
-static __always_inline void policy_note_switch(struct task_struct *next,
-					       int *next_in)
-{
-}
-#endif
 
 #define TASK_RUNNING 0
 /* arch/x86/include/asm/thread_info.h */
@@ -220,16 +201,6 @@ static __always_inline void note_tick(struct sched_entity *curr)
 		n->clock = 0;
 }
 
-#ifdef OBSERVE_POLICY_NOTES
-/* The policy's own, at every --observe level (tp_notes). */
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(observe_wakeup, struct task_struct *p)
-{
-	policy_note_wakeup(p);
-	return 0;
-}
-#endif
-
 /* uapi/linux/sched.h: the policies of the classes above CFS */
 #define POLICY_FIFO 1
 #define POLICY_RR 2
@@ -311,11 +282,11 @@ static __always_inline void note_run(struct task_struct *next)
  * nothing of the first is live in the second, so the verifier checks the
  * second once, not once for each way the first went. (With one handle,
  * looked up or not, and prev's part first, it checked next's part twice;
- * boost-wakeup's note of next, which keeps next_is_target()'s answer,
- * made that four times. On 6.12, whose verifier searches vmlinux's BTF at
- * loads through a task's pointers, that was 53 ms of every tool's
- * start-up: the program verified in 139 ms instead of 86.) A switch
- * between two targets looks the handle up twice.
+ * a policy's note of next, as boost-wakeup's was, made that four times.
+ * On 6.12, whose verifier searches vmlinux's BTF at loads through a
+ * task's pointers, that was 53 ms of every tool's start-up: the program
+ * verified in 139 ms instead of 86.) A switch between two targets looks
+ * the handle up twice.
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
@@ -323,14 +294,9 @@ int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 {
 	struct wakeup_note *n;
 	u64 checked;
-	int next_in = -1;
 	u32 cpu;
 
-	policy_note_switch(next, &next_in);
-	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE)
-		return 0;
-	if (cfg_common.observe == SCHEDBPF_OBSERVE_FULL &&
-	    next_is_target(next, &next_in))
+	if (cfg_common.observe == SCHEDBPF_OBSERVE_FULL && task_is_target(next))
 		note_run(next);
 	/* prev's CPU is this one: a load, where the helper is a call on 6.1 */
 	cpu = prev->thread_info.cpu;

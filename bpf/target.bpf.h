@@ -242,19 +242,6 @@ static __always_inline bool task_is_target(struct task_struct *p)
 }
 
 /*
- * task_is_target() asked once for a task that more than one caller asks
- * about (the switch observer and boost-wakeup's note of the next task):
- * *known is -1 until the first asks, then the answer.
- */
-static __always_inline bool next_is_target(struct task_struct *next,
-					   int *known)
-{
-	if (*known < 0)
-		*known = task_is_target(next);
-	return *known;
-}
-
-/*
  * se's runqueue, with direct loads (no helper call); NULL without
  * FAIR_GROUP_SCHED, where neither se->cfs_rq nor cfs_rq->rq exists.
  */

@@ -97,7 +97,6 @@ int main(int argc, char **argv)
 		.settings = settings,
 		.open = open_bpf,
 		.destroy = destroy_bpf,
-		.tp_notes = true,
 	};
 
 	return sched_tool_main(&tool, argc, argv);

@@ -183,8 +183,7 @@ static int fill_tgids(struct sched_tool *t, struct bpf_object *obj)
 #define OBSERVER_PREFIX "observe_"
 
 /*
- * What --observe leaves out: no observer under none (but the tracepoint
- * ones of a tool whose policy works in them: tp_notes), and below full no
+ * What --observe leaves out: no observer under none, and below full no
  * room for the marks of preempted targets, which only full keeps.
  */
 static int set_observe(struct sched_tool *t, struct bpf_object *obj)
@@ -194,15 +193,11 @@ static int set_observe(struct sched_tool *t, struct bpf_object *obj)
 	int err;
 
 	bpf_object__for_each_program(prog, obj) {
-		bool tp = !strncmp(bpf_program__section_name(prog), "tp_btf/",
-				   strlen("tp_btf/"));
-
 		if (strncmp(bpf_program__name(prog), OBSERVER_PREFIX,
 			    strlen(OBSERVER_PREFIX)))
 			continue;
 		bpf_program__set_autoload(prog, t->opts.observe !=
-							SCHEDBPF_OBSERVE_NONE ||
-						(tp && t->tp_notes));
+							SCHEDBPF_OBSERVE_NONE);
 	}
 	if (ts && t->opts.observe < SCHEDBPF_OBSERVE_FULL) {
 		err = bpf_map__set_max_entries(ts, 1);

@@ -92,12 +92,6 @@ struct sched_tool {
 	 */
 	struct bpf_object_skeleton *(*open)(const struct schedbpf_cfg *cfg);
 	void (*destroy)(void);
-	/*
-	 * The policy works in the observers' tracepoint programs too
-	 * (OBSERVE_POLICY_NOTES, bpf/observe.bpf.h): load them under
-	 * --observe=none as well.
-	 */
-	bool tp_notes;
 
 	/* set by the library */
 	struct sched_opts opts;
