@@ -304,16 +304,17 @@ void print_summary_text(FILE *f, const char *tool, double elapsed, bool dry_run,
 			(unsigned long long)s[2], (unsigned long long)s[3]);
 	}
 	fprintf(f,
-		"  bounded %llu, target preemptions %llu (%llu by RT, %llu by a wakeup), wakeups %llu\n",
+		"  bounded %llu, target preemptions %llu (%llu by RT, %llu by a wakeup)",
 		(unsigned long long)v[STAT_BOUNDED],
 		(unsigned long long)v[STAT_PREEMPTIONS],
 		(unsigned long long)v[STAT_PREEMPTIONS_RT],
-		(unsigned long long)v[STAT_PREEMPTIONS_WAKEUP],
-		(unsigned long long)v[STAT_WAKEUPS]);
+		(unsigned long long)v[STAT_PREEMPTIONS_WAKEUP]);
+	/* the wakeups are those whose latency full measured */
 	if (observe < SCHEDBPF_OBSERVE_FULL) {
-		fprintf(f, "  wakeup-to-run latency: not measured (--observe=full)\n");
+		fprintf(f, "\n  wakeup-to-run latency: not measured (--observe=full)\n");
 		return;
 	}
+	fprintf(f, ", wakeups %llu\n", (unsigned long long)v[STAT_WAKEUPS]);
 	p50 = hist_percentile(hist, SCHEDBPF_LAT_SLOTS, 50);
 	if (p50 < 0) {
 		fprintf(f, "  no target wakeups measured\n");
