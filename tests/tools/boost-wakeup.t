@@ -172,12 +172,18 @@ ok $? "boosts counted (> 100 a run) under --dry-run and given by the policy${FOR
 # A target that sleeps 10 us after each 1 ms of CPU would, boosted at
 # every wakeup, leave the hog the gaps only. The lead guard hands the
 # decision back to CFS (bounded > 0) and the hog keeps its share.
+# greedy TOOL-OPTS...: HOG_PCT, the hog's share over 2 s of the run;
+# PROGS, what is loaded 1 s into it: "sched programs/policy_wakeup/
+# observe_switch".
 greedy() {
 	start_tool "$TAP_TMP/g.json" "$BW" -j -c "$CG" "$@"
 	in_cgroup "$CG" "$WAKER" --seconds 4 --period-us 10 \
 		--run-us 1000 >/dev/null &
 	w=$!
 	sleep 1
+	PROGS=$("$BPFTOOL" -j prog show | jq -r '[([.[] | select(.type == "sched")] | length),
+		([.[] | select(.name == "policy_wakeup")] | length),
+		([.[] | select(.name == "observe_switch")] | length)] | join("/")')
 	c0=$(cputicks $hog) t0=$(date +%s%N)
 	sleep 2
 	c1=$(cputicks $hog) t1=$(date +%s%N)
@@ -196,26 +202,12 @@ ok $? "the non-target keeps at least a third of the CPU ($HOG_PCT%)"
 # --- --observe=none: the policy alone -----------------------------------------
 # The policy's own sched_wakeup program stays (the tick's note of a
 # waiting target); no observer is loaded, and the policy still decides.
-# PROGS: what is loaded 1 s into the run, "sched programs/policy_wakeup/
-# observe_switch".
-greedy_none() {
-	start_tool "$TAP_TMP/n.json" "$BW" -j --observe=none --max-lead 100us -c "$CG"
-	in_cgroup "$CG" "$WAKER" --seconds 2 --period-us 10 \
-		--run-us 1000 >/dev/null &
-	w=$!
-	sleep 1
-	PROGS=$("$BPFTOOL" -j prog show | jq -r '[([.[] | select(.type == "sched")] | length),
-		([.[] | select(.name == "policy_wakeup")] | length),
-		([.[] | select(.name == "observe_switch")] | length)] | join("/")')
-	wait $w
-	stop_tool
-}
-greedy_none
+greedy --max-lead 100us --observe=none
 [ "$PROGS" = 3/1/0 ]
 ok $? "--observe=none: the three hooks and the policy's sched_wakeup program, no observer ($PROGS)"
-summary "$TAP_TMP/n.json" '.wakeup_forced + .bounded > 0 and .wakeup_calls == 0 and
+summary "$TAP_TMP/g.json" '.wakeup_forced + .bounded > 0 and .wakeup_calls == 0 and
 	.preemptions == 0' | grep -qx true
-ok $? "--observe=none: the policy decides (forced or bounded: $(summary "$TAP_TMP/n.json" '"\(.wakeup_forced)/\(.bounded)"')), nothing observed is counted"
+ok $? "--observe=none: the policy decides (forced or bounded: $(summary "$TAP_TMP/g.json" '"\(.wakeup_forced)/\(.bounded)"')), nothing observed is counted"
 kill $hog
 wait $hog 2>/dev/null
 
