@@ -171,7 +171,7 @@ static __always_inline bool waits_inside(const struct waiting *w,
 
 const volatile __u64 cfg_max_lead_ns = 10000000;
 
-CROSS_WAKEUP_HOOKS(boost_wakeup, true, false, cfg_max_lead_ns)
+CROSS_WAKEUP_HOOKS(boost_wakeup, true, NULL, false, &cfg_max_lead_ns)
 
 SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,

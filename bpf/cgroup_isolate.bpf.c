@@ -51,7 +51,8 @@
 const volatile bool cfg_preempt_outsiders = false;
 const volatile __u64 cfg_min_run_ns = 100000000;
 
-CROSS_WAKEUP_HOOKS(cgroup_isolate, cfg_preempt_outsiders, true, LEAD_UNBOUNDED)
+CROSS_WAKEUP_HOOKS(cgroup_isolate, false, &cfg_preempt_outsiders, true,
+		   LEAD_UNBOUNDED)
 
 /*
  * Is the entity that would run in place of curr (waiting_se(): CFS's

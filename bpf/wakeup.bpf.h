@@ -29,8 +29,24 @@
 #error "define OBSERVE_CHECK_IN_HOOK and include observe.bpf.h first"
 #endif
 
-/* No guard: cgroup-isolate's outsiders may be kept waiting by any lead. */
-#define LEAD_UNBOUNDED ((u64)-1)
+/*
+ * No guard: cgroup-isolate's outsiders may be kept waiting by any lead.
+ * Otherwise the guard is a read-only global's address, read only where a
+ * wakeup is to be forced: a policy's knob is `const volatile`, which clang
+ * reads where the program names it, so a value handed down from the hook
+ * was loaded and kept on the stack at every call.
+ */
+#define LEAD_UNBOUNDED NULL
+
+/*
+ * Whether a policy forces an inside wakee in: boost, or where knob is not
+ * NULL, the read-only global it points to (cgroup-isolate's
+ * --preempt-outsiders), read where it decides, for the reason above.
+ */
+static __always_inline bool boosts(bool boost, const volatile bool *knob)
+{
+	return knob ? *knob : boost;
+}
 
 /*
  * Walks a and b up to the entities of theirs that share a cfs_rq, as
@@ -76,13 +92,14 @@ static __always_inline bool match_ses(struct sched_entity **a,
  */
 static __always_inline bool within_lead(struct sched_entity *curr,
 					struct sched_entity *wakee,
-					bool matched, u64 max_lead_ns)
+					bool matched,
+					const volatile u64 *max_lead_ns)
 {
-	if (max_lead_ns == LEAD_UNBOUNDED)
+	if (!max_lead_ns)
 		return true;
 	if (!matched && !match_ses(&curr, &wakee))
 		return false;
-	return (s64)(wakee->vruntime - curr->vruntime) < (s64)max_lead_ns;
+	return (s64)(wakee->vruntime - curr->vruntime) < (s64)*max_lead_ns;
 }
 
 /*
@@ -90,10 +107,12 @@ static __always_inline bool within_lead(struct sched_entity *curr,
  * starting at calls (then targets, suppressed, forced, as in schedbpf.h).
  * curr is the entity CFS compares the wakee with, running the task that
  * would be preempted (found with running_se() from a group entity);
- * curr_task and wakee_task are the running task and the wakee's task when
- * the hook has them, else NULL (then the entities are tested):
- * - an inside wakee and an outside curr: force (boost) if boost is set and
- *   the lead guard allows;
+ * tasks says whether the hook has the tasks (a constant, so that clang
+ * drops the other branch, where a test of two pointers it cannot know
+ * are set kept both): curr_task and wakee_task, the running task and the
+ * wakee's; without them the entities are tested:
+ * - an inside wakee and an outside curr: force (boost) if boosts() and the
+ *   lead guard allow;
  * - an outside wakee and an inside curr: suppress if shield is set;
  * - otherwise, or on the same side: CFS decides.
  * "targets" counts the calls where exactly one of the two is inside.
@@ -101,59 +120,66 @@ static __always_inline bool within_lead(struct sched_entity *curr,
 static __always_inline int cross_wakeup(pcpu_t *pc, struct sched_entity *curr,
 					struct sched_entity *running,
 					struct sched_entity *wakee,
+					bool tasks,
 					struct task_struct *curr_task,
 					struct task_struct *wakee_task,
-					bool matched, bool boost, bool shield,
-					u64 max_lead_ns,
+					bool matched, bool boost,
+					const volatile bool *boost_knob,
+					bool shield,
+					const volatile u64 *max_lead_ns,
 					enum schedbpf_stat calls)
 {
+	bool curr_in, wakee_in, lazy;
+
+	/*
+	 * One task group, or --all: the two sides agree, nothing to cross.
+	 * Tested first, before any read of the configuration but its own:
+	 * the call most often ends here (the tasks of one cgroup).
+	 */
+	if (tasks ? same_verdict_tasks(curr_task, wakee_task) :
+		    same_verdict(running, wakee)) {
+		stat_seen(pc, calls);
+		/* the wakeup hook (it has the tasks): curr may be a target */
+		if (tasks && cfg_common.observe != SCHEDBPF_OBSERVE_NONE &&
+		    !agreed_outside(running))
+			note_wakeup_check(curr_task, wakee_task);
+		return SCHED_DEFAULT;
+	}
+	stat_seen(pc, calls);
 	/*
 	 * Counting "targets" needs both sides. Without it (--observe=none),
 	 * a policy that acts on one side only tests that side first, and the
 	 * other only where it matters: a wakeup that boost-wakeup cannot
 	 * boost costs one target test, not two.
 	 */
-	bool lazy = cfg_common.observe == SCHEDBPF_OBSERVE_NONE &&
-		    !(boost && shield);
-	bool curr_in, wakee_in;
-
-	stat_seen(pc, calls);
-	/* one task group, or --all: the two sides agree, nothing to cross */
-	if (curr_task && wakee_task ? same_verdict_tasks(curr_task, wakee_task) :
-				      same_verdict(running, wakee)) {
-		/* the wakeup hook (it has the tasks): curr may be a target */
-		if (curr_task && wakee_task &&
-		    cfg_common.observe != SCHEDBPF_OBSERVE_NONE &&
-		    !agreed_outside(running))
-			note_wakeup_check(curr_task, wakee_task);
-		return SCHED_DEFAULT;
-	}
+	lazy = cfg_common.observe == SCHEDBPF_OBSERVE_NONE &&
+	       !(shield && boosts(boost, boost_knob));
 	/* the tasks, where the hook has them: fewer loads, no kfunc */
-	if (boost && !shield) {
-		wakee_in = wakee_task ? task_is_target(wakee_task) :
-					se_is_target(wakee);
+	if (!shield && boosts(boost, boost_knob)) {
+		wakee_in = tasks ? task_is_target(wakee_task) :
+				   se_is_target(wakee);
 		if (lazy && !wakee_in)
 			return SCHED_DEFAULT;
-		curr_in = curr_task ? task_is_target(curr_task) :
-				      se_is_target(running);
+		curr_in = tasks ? task_is_target(curr_task) :
+				  se_is_target(running);
 	} else {
-		curr_in = curr_task ? task_is_target(curr_task) :
-				      se_is_target(running);
+		curr_in = tasks ? task_is_target(curr_task) :
+				  se_is_target(running);
 		if (lazy && !curr_in)
 			return SCHED_DEFAULT;
-		wakee_in = wakee_task ? task_is_target(wakee_task) :
-					se_is_target(wakee);
+		wakee_in = tasks ? task_is_target(wakee_task) :
+				   se_is_target(wakee);
 	}
 	/*
 	 * curr_in is known here at every --observe level that takes notes
 	 * (lazy is --observe=none only); the note needs both tasks.
 	 */
-	if (curr_in && curr_task && wakee_task)
+	if (curr_in && tasks)
 		note_wakeup_check(curr_task, wakee_task);
 	if (curr_in == wakee_in)
 		return SCHED_DEFAULT;
 	stat_seen(pc, calls + 1);
-	if (wakee_in && boost) {
+	if (wakee_in && boosts(boost, boost_knob)) {
 		if (!within_lead(curr, wakee, matched, max_lead_ns)) {
 			stat_inc(pc, STAT_BOUNDED);
 			return SCHED_DEFAULT;
@@ -169,16 +195,17 @@ static __always_inline int cross_wakeup(pcpu_t *pc, struct sched_entity *curr,
 }
 
 /* The two hooks for a policy: cross_wakeup() with its own knobs. */
-#define CROSS_WAKEUP_HOOKS(prefix, boost, shield, max_lead_ns)               \
+#define CROSS_WAKEUP_HOOKS(prefix, boost, boost_knob, shield, max_lead_ns)   \
 	SEC("sched/cfs_check_preempt_wakeup")                                \
 	int BPF_PROG(prefix##_wakeup, struct task_struct *curr,              \
 		     struct task_struct *p)                                  \
 	{                                                                    \
 		pcpu_t pc = PCPU_INIT;                                       \
                                                                              \
-		return cross_wakeup(&pc, &curr->se, &curr->se, &p->se, curr, \
-				    p, false, (boost), (shield),             \
-				    (max_lead_ns), STAT_WAKEUP_CALLS);       \
+		return cross_wakeup(&pc, &curr->se, &curr->se, &p->se, true, \
+				    curr, p, false, (boost), (boost_knob),   \
+				    (shield), (max_lead_ns),                 \
+				    STAT_WAKEUP_CALLS);                      \
 	}                                                                    \
                                                                              \
 	SEC("sched/cfs_wakeup_preempt_entity")                               \
@@ -187,9 +214,10 @@ static __always_inline int cross_wakeup(pcpu_t *pc, struct sched_entity *curr,
 	{                                                                    \
 		pcpu_t pc = PCPU_INIT;                                       \
                                                                              \
-		return cross_wakeup(&pc, curr, running_se(curr), se, NULL,   \
-				    NULL, true, (boost), (shield),           \
-				    (max_lead_ns), STAT_ENTITY_CALLS);       \
+		return cross_wakeup(&pc, curr, running_se(curr), se, false,  \
+				    NULL, NULL, true, (boost), (boost_knob), \
+				    (shield), (max_lead_ns),                 \
+				    STAT_ENTITY_CALLS);                      \
 	}
 
 #endif /* SCHEDBPF_WAKEUP_BPF_H */
