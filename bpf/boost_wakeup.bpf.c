@@ -56,8 +56,8 @@
  * depth of its cgroup hierarchy (se[d] is the one of depth d, up to depth;
  * with FAIR_GROUP_SCHED), so that the tick can tell the levels where the
  * target waits beside the running entity from those where it waits inside
- * it. Taken at every wakeup of a target by this tool's sched_wakeup
- * program (policy_wakeup, below).
+ * it. Taken by the wakeup hook at every wakeup of a target it sees
+ * (note_waiting(), below).
  *
  * Whether the target has run since, the tick asks the entity itself: CFS
  * sets exec_start when it picks an entity to run (and while it runs, and
@@ -69,6 +69,7 @@
  * WAITING_MAX_NS, the note is forgotten too.
  */
 #define WAITING_MAX_NS (50 * 1000 * 1000ULL)
+
 
 struct waiting {
 	u64 ts;
@@ -86,49 +87,36 @@ struct {
 } target_waiting SEC(".maps");
 
 /*
- * The policy's own, at every --observe level: not an observer (no
- * "observe_" in its name).
+ * Notes target p's wakeup on its CPU, from the wakeup hook, which sees
+ * every wakeup CFS checks (cross_wakeup(): TARGET_WOKE). p is the hook's
+ * argument: direct loads, no helper call for its CPU.
  */
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(policy_wakeup, struct task_struct *p)
+static __always_inline void note_waiting(struct task_struct *p)
 {
-	struct sched_entity *se = &p->se, *parent;
+	struct sched_entity *se = &p->se;
 	struct waiting *w;
 	u32 cpu, d;
 	int i;
 
-	if (!task_is_target(p))
-		return 0;
-	/* a direct load from the tracepoint's task: no helper call */
 	cpu = p->thread_info.cpu;
 	w = bpf_map_lookup_elem(&target_waiting, &cpu);
 	if (!w)
-		return 0;
+		return;
 	w->ts = bpf_ktime_get_ns();
 	w->task_se = (u64)se;
 	w->exec_start = se->exec_start;
 	w->depth = 0;
 	if (!bpf_core_field_exists(se->depth))
-		return 0;
-	/*
-	 * The task's own entity, then its parents. p is a tracepoint's
-	 * argument, a trusted pointer: on 6.12 the verifier checks each
-	 * visit of a pointer load through it by name searches of the
-	 * kernel's BTF (about 7 ms in the VM), so its parent is loaded once,
-	 * before any branch, and the walk goes on through plain pointers.
-	 */
-	parent = se->parent;
+		return;
+	/* the task's own entity, then its parents */
 	d = se->depth;
 	w->depth = d;
-	if (d < SE_MAX_DEPTH)
-		w->se[d] = (u64)se;
-	for (se = parent, i = 0; i < SE_MAX_DEPTH && se; i++) {
+	for (i = 0; i < SE_MAX_DEPTH && se; i++) {
 		d = se->depth;
 		if (d < SE_MAX_DEPTH)
 			w->se[d] = (u64)se;
 		se = se->parent;
 	}
-	return 0;
 }
 
 /*
@@ -166,6 +154,8 @@ static __always_inline bool waits_inside(const struct waiting *w,
 
 /* the wakeup hook of CROSS_WAKEUP_HOOKS() notes the wakeup checks */
 #define OBSERVE_CHECK_IN_HOOK
+/* and the targets' wakeups, for the tick */
+#define TARGET_WOKE(p) note_waiting(p)
 #include "observe.bpf.h"
 #include "wakeup.bpf.h"
 

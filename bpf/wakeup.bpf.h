@@ -30,6 +30,20 @@
 #endif
 
 /*
+ * A policy that needs to know of the targets' wakeups (boost-wakeup's
+ * tick) defines TARGET_WOKE(p) before including this: the wakeup hook
+ * calls it for every target p whose wakeup CFS checks, what a sched_wakeup
+ * program would see but for the wakeups that find the resched flag set,
+ * without the program call on every wakeup.
+ */
+#ifdef TARGET_WOKE
+#define TARGET_WOKE_WANTED true
+#else
+#define TARGET_WOKE_WANTED false
+#define TARGET_WOKE(p) do { } while (0)
+#endif
+
+/*
  * No guard: cgroup-isolate's outsiders may be kept waiting by any lead.
  * Otherwise the guard is a read-only global's address, read only where a
  * wakeup is to be forced: a policy's knob is `const volatile`, which clang
@@ -140,9 +154,12 @@ static __always_inline int cross_wakeup(pcpu_t *pc, struct sched_entity *curr,
 		    same_verdict(running, wakee)) {
 		stat_seen(pc, calls);
 		/* the wakeup hook (it has the tasks): curr may be a target */
-		if (tasks && cfg_common.observe != SCHEDBPF_OBSERVE_NONE &&
-		    !agreed_outside(running))
-			note_wakeup_check(curr_task, wakee_task);
+		if (tasks && !agreed_outside(running)) {
+			if (cfg_common.observe != SCHEDBPF_OBSERVE_NONE)
+				note_wakeup_check(curr_task, wakee_task);
+			if (TARGET_WOKE_WANTED && task_is_target(wakee_task))
+				TARGET_WOKE(wakee_task);
+		}
 		return SCHED_DEFAULT;
 	}
 	stat_seen(pc, calls);
@@ -176,6 +193,8 @@ static __always_inline int cross_wakeup(pcpu_t *pc, struct sched_entity *curr,
 	 */
 	if (curr_in && tasks)
 		note_wakeup_check(curr_task, wakee_task);
+	if (wakee_in && tasks)
+		TARGET_WOKE(wakee_task);
 	if (curr_in == wakee_in)
 		return SCHED_DEFAULT;
 	stat_seen(pc, calls + 1);

@@ -173,8 +173,8 @@ ok $? "boosts counted (> 100 a run) under --dry-run and given by the policy${FOR
 # every wakeup, leave the hog the gaps only. The lead guard hands the
 # decision back to CFS (bounded > 0) and the hog keeps its share.
 # greedy TOOL-OPTS...: HOG_PCT, the hog's share over 2 s of the run;
-# PROGS, what is loaded 1 s into it: "sched programs/policy_wakeup/
-# observe_switch".
+# PROGS, what is loaded 1 s into it: "sched programs/tracing programs"
+# (but the command tree's track_fork and track_exit, always loaded).
 greedy() {
 	start_tool "$TAP_TMP/g.json" "$BW" -j -c "$CG" "$@"
 	in_cgroup "$CG" "$WAKER" --seconds 4 --period-us 10 \
@@ -182,8 +182,8 @@ greedy() {
 	w=$!
 	sleep 1
 	PROGS=$("$BPFTOOL" -j prog show | jq -r '[([.[] | select(.type == "sched")] | length),
-		([.[] | select(.name == "policy_wakeup")] | length),
-		([.[] | select(.name == "observe_switch")] | length)] | join("/")')
+		([.[] | select(.type == "tracing" and
+			(.name | startswith("track_") | not))] | length)] | join("/")')
 	c0=$(cputicks $hog) t0=$(date +%s%N)
 	sleep 2
 	c1=$(cputicks $hog) t1=$(date +%s%N)
@@ -200,11 +200,11 @@ ok $? "--max-lead bounds a target that wakes constantly (bounded > 0)"
 ok $? "the non-target keeps at least a third of the CPU ($HOG_PCT%)"
 
 # --- --observe=none: the policy alone -----------------------------------------
-# The policy's own sched_wakeup program stays (the tick's note of a
-# waiting target); no observer is loaded, and the policy still decides.
+# The three hooks alone (the wakeup hook notes a waiting target for the
+# tick): no observer is loaded, and the policy still decides.
 greedy --max-lead 100us --observe=none
-[ "$PROGS" = 3/1/0 ]
-ok $? "--observe=none: the three hooks and the policy's sched_wakeup program, no observer ($PROGS)"
+[ "$PROGS" = 3/0 ]
+ok $? "--observe=none: the three hooks, no tracing program ($PROGS)"
 summary "$TAP_TMP/g.json" '.wakeup_forced + .bounded > 0 and .wakeup_calls == 0 and
 	.preemptions == 0' | grep -qx true
 ok $? "--observe=none: the policy decides (forced or bounded: $(summary "$TAP_TMP/g.json" '"\(.wakeup_forced)/\(.bounded)"')), nothing observed is counted"

@@ -50,14 +50,14 @@ cleanup_tools() {
 trap cleanup_tools EXIT
 
 # Number of loaded sched programs, and of our tp_btf programs (observers,
-# the command tree's, boost-wakeup's sched_wakeup one).
+# the command tree's).
 sched_progs() {
 	"$BPFTOOL" -j prog show | jq '[.[] | select(.type == "sched")] | length'
 }
 observer_progs() {
 	"$BPFTOOL" -j prog show |
-		jq '[.[] | select(.name == "observe_switch" or .name == "track_fork" or
-			.name == "policy_wakeup")] | length'
+		jq '[.[] | select(.name == "observe_switch" or
+			.name == "track_fork")] | length'
 }
 
 # no_programs_left: every program is gone within 5 s (freeing is deferred).
