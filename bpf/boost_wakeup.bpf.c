@@ -70,6 +70,23 @@
  */
 #define WAITING_MAX_NS (50 * 1000 * 1000ULL)
 
+/*
+ * The note's clock: the runqueue's, which CFS brought up to date before
+ * the enqueue that the wakeup hook follows and before the tick, three
+ * loads from the entity where bpf_ktime_get_ns() is a helper call and a
+ * read of the clocksource: 16 ns less a target's wakeup, and a target's
+ * tick, under the VM's instruction clock (6.1). Both sides read a
+ * runqueue's clock (the tick's may be another CPU's on 6.12, which runs
+ * it at slice ends too: the clocks agree to far less than the 50 ms).
+ * Without FAIR_GROUP_SCHED the entity does not lead to it: the helper, on
+ * both sides.
+ */
+static __always_inline u64 note_clock(struct sched_entity *se)
+{
+	struct rq *rq = se_rq(se);
+
+	return rq ? rq->clock : bpf_ktime_get_ns();
+}
 
 struct waiting {
 	u64 ts;
@@ -102,7 +119,7 @@ static __always_inline void note_waiting(struct task_struct *p)
 	w = bpf_map_lookup_elem(&target_waiting, &cpu);
 	if (!w)
 		return;
-	w->ts = bpf_ktime_get_ns();
+	w->ts = note_clock(se);
 	w->task_se = (u64)se;
 	w->exec_start = se->exec_start;
 	w->depth = 0;
@@ -121,15 +138,16 @@ static __always_inline void note_waiting(struct task_struct *p)
 
 /*
  * Is w's target still waiting, woken less than WAITING_MAX_NS ago and not
- * run since? Forgets it if not.
+ * run since? Forgets it if not. curr: the tick's entity.
  */
-static __always_inline bool still_waiting(struct waiting *w)
+static __always_inline bool still_waiting(struct waiting *w,
+					  struct sched_entity *curr)
 {
 	struct sched_entity *se = (struct sched_entity *)w->task_se;
 
 	if (!w->ts)
 		return false;
-	if (bpf_ktime_get_ns() - w->ts > WAITING_MAX_NS ||
+	if (note_clock(curr) - w->ts > WAITING_MAX_NS ||
 	    BPF_CORE_READ(se, exec_start) != w->exec_start) {
 		w->ts = 0;
 		return false;
@@ -175,7 +193,7 @@ int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,
 	note_tick(curr);
 	stat_seen(&pc, STAT_TICK_CALLS);
 	w = bpf_map_lookup_elem(&target_waiting, &cpu);
-	if (!w || !still_waiting(w))
+	if (!w || !still_waiting(w, curr))
 		return SCHED_DEFAULT;
 	if (se_is_target(running_se(curr)))
 		return SCHED_DEFAULT;
