@@ -153,12 +153,16 @@ better_by tp 5 "throughput knobs"
 # 6.12 base_slice 10 ms often lets the waker preempt at once (tool p99
 # 1023 us, waker 2720 us in one boot), and a CI run failed here on a
 # waker p99 a little above --dry-run's. Then the claim cannot be seen at
-# this noise, and "not worse" above is the one that holds.
+# this noise, and "not worse" above is the one that holds. The tool's p99
+# is a log2 bucket's top (1023: 512 to 1023 us), so the delay may be
+# below the floor whenever the bucket's bottom is: another CI run failed
+# on a tool p99 of 1023 against a floor of 1022 us (waker 984 -> 1111,
+# its runs 413 to 1495).
 WFLOOR=$(spread ${W99[onedry]} ${W99[onepol]}) WFLOOR=${WFLOOR#*..}
 dw=$(median ${W99[tpdry]}) pw=$(median ${W99[tppol]})
 dt=$(median ${P99[tpdry]})
-if [ "$dt" -le "$WFLOOR" ]; then
-	skip "throughput knobs: the waker's own p99: --dry-run's delay (tool p99 $dt us) is within the VM's timer floor $WFLOOR us ($dw -> $pw us): too noisy to tell"
+if [ $(((dt + 1) / 2)) -le "$WFLOOR" ]; then
+	skip "throughput knobs: the waker's own p99: --dry-run's delay (tool p99 $dt us, a log2 bucket) may be within the VM's timer floor $WFLOOR us ($dw -> $pw us): too noisy to tell"
 else
 	[ "$pw" -lt "$dw" ] || [ "$pw" -le "$WFLOOR" ]
 	ok $? "throughput knobs: the waker's own p99 is lower too, or within the VM's floor $WFLOOR us ($dw -> $pw us)"
