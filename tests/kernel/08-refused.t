@@ -6,7 +6,7 @@
 # verifier speaks, its message; each beside an accepted control.
 . "$(dirname "$0")/lib.sh"
 require_sched_kernel
-plan 41
+plan 43
 
 out=$(mktemp)
 S=$LOAD/safety
@@ -54,6 +54,13 @@ done
 accepted "reading the tick's delta_exec (ctx[1]): loaded" ctx 1
 refused "reading past the hook's arguments (ctx[2]): refused with EACCES" 13 \
 	"invalid bpf_context access" -- ctx 2
+# ... and read only: a program that overwrote an argument would read it
+# back, or the program run after it would, as a trusted pointer to
+# whatever it wrote. (The hooks' argument array has no stack protector.)
+for n in 0 1; do
+	refused "writing the context (ctx[$n] = 0): refused with EACCES" 13 \
+		"invalid bpf_context access" -- ctx-write "$n"
+done
 
 # The attach type is BPF_SCHED and the target a hook, or the load fails:
 # other attach types take the verifier down paths that skip the GPL and

@@ -24,6 +24,7 @@
  *                             loop instruction; an unknown opcode on 6.1)
  *   safety ctx N              a tick program that reads the N-th u64 of
  *                             its context (the hook has two arguments)
+ *   safety ctx-write N        one that writes 0 there
  *   safety run SECONDS PROG.. attach PROGs, wait, print the kf_* counters
  *
  * Loads and updates print "loaded"/"refused errno=N" (the verifier log
@@ -55,6 +56,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: safety load PROG | ret CASE | attach-type N | "
 			"link FIELD | tailcall PROG | freplace | may-goto | ctx N | "
+			"ctx-write N | "
 			"run SECONDS PROG...\n");
 	return 2;
 }
@@ -166,6 +168,23 @@ static int ctx_case(int n)
 		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_0,
 		  .src_reg = BPF_REG_1, .off = 8 * n },
 		MOV64(0),
+		EXIT,
+	};
+
+	return try_raw(insns, 3);
+}
+
+/*
+ * r0 = 0; *(u64 *)(r1 + 8 * n) = r0; exit. The context is the hook's
+ * arguments: a program that could overwrite one could hand itself, or the
+ * programs that run after it, any address as a trusted pointer.
+ */
+static int ctx_write_case(int n)
+{
+	const struct bpf_insn insns[] = {
+		MOV64(0),
+		{ .code = BPF_STX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_REG_0, .off = 8 * n },
 		EXIT,
 	};
 
@@ -308,6 +327,8 @@ int main(int argc, char **argv)
 		return ret_case(argv[2]);
 	if (!strcmp(argv[1], "ctx"))
 		return ctx_case(atoi(argv[2]));
+	if (!strcmp(argv[1], "ctx-write"))
+		return ctx_write_case(atoi(argv[2]));
 	if (!strcmp(argv[1], "attach-type"))
 		return attach_type_case(argv[2]);
 	if (!strcmp(argv[1], "link"))
