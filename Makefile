@@ -339,16 +339,27 @@ bench-real: $(DEPS_CHECK) all
 # the default one because kernel-tests builds against its libbpf and BTF.
 # KERNEL=6.12 does the same with the 6.12 series.
 # Every STRESS_* variable (tests/stress/run lists them) reaches the guest.
+# Two boots: item a under single-threaded TCG, whose many attach/release
+# cycles under --mttcg meet qemu's stale-int3 hang (kernel/README.md), and
+# the other items under --mttcg, for the vCPUs' real concurrency.
 STRESS_CPUS ?= 2
 STRESS_TIMEOUT ?= 36000
+STRESS_ITEMS ?= abcdefg
+stress_vm = KERNEL=$(KERNEL) kernel/vm-run --flavor debug --cpus $(STRESS_CPUS) --mem 4G \
+	--timeout $(STRESS_TIMEOUT)
+stress_env = env $(foreach v,$(sort $(filter-out STRESS_ITEMS,$(filter STRESS_%,\
+	$(.VARIABLES)))),$(v)='$($(v))')
 stress: DEPS += rt-tests
 stress: $(DEPS_CHECK) all
 	$(MAKE) kernel FLAVOR=debug
 	$(MAKE) kernel FLAVOR=default
 	$(MAKE) stress-tests
-	KERNEL=$(KERNEL) kernel/vm-run --flavor debug --mttcg --cpus $(STRESS_CPUS) --mem 4G \
-		--timeout $(STRESS_TIMEOUT) -- env $(foreach v,$(sort \
-		$(filter STRESS_%,$(.VARIABLES))),$(v)='$($(v))') tests/stress/run
+	@single=$$(echo '$(STRESS_ITEMS)' | tr -cd a); multi=$$(echo '$(STRESS_ITEMS)' | tr -d a); st=0; \
+	if [ -n "$$single" ]; then $(stress_vm) -- $(stress_env) STRESS_ITEMS=$$single \
+		tests/stress/run || st=1; fi; \
+	if [ -n "$$multi" ]; then $(stress_vm) --mttcg -- $(stress_env) STRESS_ITEMS=$$multi \
+		tests/stress/run || st=1; fi; \
+	exit $$st
 
 # The tools as a Debian package, schedbpf-tools (debian/): built by
 # dpkg-buildpackage in a copy of this tree under $(OUTPUT)/deb/ (it writes
