@@ -39,7 +39,7 @@ static int perr(const char *what, const char *hint)
 	return 1;
 }
 
-/* Does a kernel log record after the end of fd name the release? */
+/* Does a kernel log record from kmsg's position on name the release? */
 static int release_failed(int kmsg)
 {
 	char rec[8192];
