@@ -3,7 +3,8 @@
  * noop - the three sched hooks, returning 0 (CFS decides) and counting:
  * in the text_poke investigation (kernel/README.md, "Debug flavour and
  * stress"), the sched links alone, whose release flips the series' static
- * key, without schedtest's fentry/fexit on scheduler functions.
+ * key, without schedtest's fentry/fexit on scheduler functions; and make
+ * stress's item g, where release-fail loads it twice for two tick programs.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -8,12 +8,16 @@
  *
  *   release-fail OBJ [SECONDS]
  *
- * OBJ is release.bpf.o: counter is attached, then victim, which runs
- * first. Victim's link is closed with /proc/thread-self/fail-nth set to
+ * OBJ is noop.bpf.o, whose tick program returns 0 and counts its calls in
+ * .bss. It is loaded twice: the first copy's tick program (counter) is
+ * attached, then the second's (victim), which runs first (the newest link
+ * runs first). Victim's link is closed with /proc/thread-self/fail-nth set to
  * 1, 2, ... until the allocation that failed was the release's (the
  * kernel's FAULT_INJECTION stack names bpf_sched_link_release). The
  * release then cannot build the smaller array and puts a placeholder in
- * victim's slot. The hook must still reach counter: its calls are counted
+ * victim's slot. The hook must still reach counter, where a placeholder
+ * that returned non-zero would end the run (and force every tick's
+ * preemption): counter's calls are counted
  * for SECONDS (default 2) with kernel.bpf_stats_enabled off and SECONDS
  * with it on (the hook then runs the array through bpf_prog_run(), which
  * reads the placeholder's statistics pointer).
@@ -32,6 +36,7 @@
 
 #define MAX_TRIES 8
 #define FAIL_NTH "/proc/thread-self/fail-nth"
+#define TICK_SEC "sched/cfs_check_preempt_tick"
 
 static int perr(const char *what, const char *hint)
 {
@@ -87,7 +92,7 @@ static int close_failing(int fd, int nth_fd, int n)
 	return !left && in_release;
 }
 
-/* counter's calls: the first variable of the object's .bss, its only one */
+/* counter's calls: the first variable of its object's .bss, its only one */
 static unsigned long long calls(struct bpf_map *bss)
 {
 	unsigned long long v[64] = {};
@@ -109,12 +114,29 @@ static unsigned long long count(struct bpf_map *bss, int secs)
 	return calls(bss) - c0;
 }
 
+/* OBJ loaded, and its program on the tick hook */
+static struct bpf_program *load_tick(const char *path, struct bpf_object **obj)
+{
+	struct bpf_program *prog;
+
+	*obj = bpf_object__open_file(path, NULL);
+	if (!*obj || bpf_object__load(*obj)) {
+		perr(path, "");
+		exit(1);
+	}
+	bpf_object__for_each_program(prog, *obj)
+		if (!strcmp(bpf_program__section_name(prog), TICK_SEC))
+			return prog;
+	fprintf(stderr, "release-fail: %s: no " TICK_SEC " program\n", path);
+	exit(1);
+}
+
 int main(int argc, char **argv)
 {
 	struct bpf_program *counter, *victim;
+	struct bpf_object *obj_c, *obj_v;
 	struct bpf_link *lc, *lv;
 	unsigned long long n_plain, n_stats;
-	struct bpf_object *obj;
 	struct bpf_map *bss;
 	int nth_fd, stats_fd, secs = 2, n, r = 0;
 
@@ -127,14 +149,11 @@ int main(int argc, char **argv)
 	nth_fd = open(FAIL_NTH, O_RDWR);
 	if (nth_fd < 0)
 		return perr(FAIL_NTH, " (boot the debug flavour: CONFIG_FAULT_INJECTION)");
-	obj = bpf_object__open_file(argv[1], NULL);
-	if (!obj || bpf_object__load(obj))
-		return perr(argv[1], "");
-	counter = bpf_object__find_program_by_name(obj, "counter");
-	victim = bpf_object__find_program_by_name(obj, "victim");
-	bss = bpf_object__find_map_by_name(obj, ".bss");
-	if (!counter || !victim || !bss) {
-		fprintf(stderr, "release-fail: %s: not release.bpf.o\n", argv[1]);
+	counter = load_tick(argv[1], &obj_c);
+	victim = load_tick(argv[1], &obj_v);
+	bss = bpf_object__find_map_by_name(obj_c, ".bss");
+	if (!bss) {
+		fprintf(stderr, "release-fail: %s: no .bss\n", argv[1]);
 		return 1;
 	}
 	lc = bpf_program__attach(counter);
@@ -169,7 +188,8 @@ int main(int argc, char **argv)
 	n_stats = count(bss, secs);
 	close(stats_fd);
 	bpf_link__destroy(lc);
-	bpf_object__close(obj);
+	bpf_object__close(obj_v);
+	bpf_object__close(obj_c);
 	printf("fault=%d calls=%llu calls_stats=%llu\n", n, n_plain, n_stats);
 	return n_plain && n_stats ? 0 : 1;
 }
