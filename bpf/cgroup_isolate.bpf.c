@@ -99,10 +99,9 @@ SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(cgroup_isolate_tick, struct sched_entity *curr,
 	     unsigned long delta_exec)
 {
-	pcpu_t pc = PCPU_INIT;
+	pcpu_t pc = note_tick();
 	struct sched_entity *se;
 
-	note_tick(curr);
 	se = tick_target(&pc, curr);
 	if (!se || waiting_is_inside(curr))
 		return SCHED_DEFAULT;

@@ -41,10 +41,9 @@ SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(no_preempt_tick, struct sched_entity *curr,
 	     unsigned long delta_exec)
 {
-	pcpu_t pc = PCPU_INIT;
+	pcpu_t pc = note_tick();
 	struct sched_entity *se;
 
-	note_tick(curr);
 	se = tick_target(&pc, curr);
 	return se ? suppress_within(&pc, se, cfg_max_run_ns,
 				    STAT_TICK_SUPPRESSED) :

@@ -8,17 +8,26 @@
  *   kernel counts nonvoluntary_ctxt_switches in /proc/PID/status (the task
  *   was preempted, or was still runnable when it switched out), and which
  *   of them a task of a higher class caused, and which a wakeup. For the
- *   last, the tool's cfs_check_preempt_wakeup program notes that CFS
- *   checks a wakeup while a task that is or may be a target runs, not yet
- *   to be rescheduled (note_wakeup_check(); OBSERVE_CHECK_IN_HOOK, below;
- *   in a tool without a wakeup policy a hook program of the observers' own
- *   that decides nothing), and its tick program drops that note where the
- *   check left the running task to run on (note_tick()): what ends the
- *   target's run after a note that still stands at the switch is that
- *   wakeup's doing. (The resched flag alone is not enough: a tick that
- *   ended the target's slice in the same interrupt as a timer's wakeup
- *   would count as the wakeup's. A resched the CFS hooks are not asked
- *   about, rare for a target, counts as a wakeup's if a note stands: a
+ *   last, the tool's cfs_check_preempt_wakeup program notes the runqueue's
+ *   clock when CFS checks a wakeup while a task that is or may be a target
+ *   runs, not yet to be rescheduled (note_wakeup_check();
+ *   OBSERVE_CHECK_IN_HOOK, below; in a tool without a wakeup policy a hook
+ *   program of the observers' own that decides nothing), and its tick
+ *   program marks that note where the running task is still not to be
+ *   rescheduled: the check let it run on (note_tick()). The switch counts
+ *   a wakeup's preemption where a note stands unmarked, or where the
+ *   runqueue's clock still reads the note: a check that has the running
+ *   task rescheduled also has the kernel skip the clock's next update, the
+ *   one at the switch (rq_clock_skip_update(), in 6.1's
+ *   check_preempt_curr() and 6.12's wakeup_preempt()), and a tick, or
+ *   anything else that ends the run, moves it first. (The resched flag
+ *   alone is not enough: a tick that ended the target's slice in the same
+ *   interrupt as a timer's wakeup would count as the wakeup's. The clock
+ *   alone is not enough either: where a tick or a second wakeup on the
+ *   runqueue falls between the check and the switch, in the same
+ *   interrupt, it moves the clock; in the VM that was one wakeup
+ *   preemption in nine. A resched the CFS hooks are not asked about, rare
+ *   for a target, counts as a wakeup's if an unmarked note stands: a
  *   change of its nice value or policy, CFS bandwidth throttling, or its
  *   own sched_yield() right after a wakeup check let it run on.)
  * - full: also the targets' wakeup-to-run latency, in a log2 histogram of
@@ -43,11 +52,11 @@
  *
  * The switch observer runs on every context switch of every task, so a
  * non-target costs at most two task_is_target() (a few loads) and no map
- * helper: the note of a wakeup check is kept per runqueue in an array map,
- * whose lookups the verifier inlines, and only where the running task is
- * or may be a target. Earlier versions attached fentry and fexit to
- * check_preempt_wakeup() and fentry to resched_curr(): an fexit trampoline
- * and two more programs on every wakeup, where one hook program does.
+ * helper: the note of a wakeup check is kept per runqueue in a global
+ * array, taken only where the running task is or may be a target. Earlier
+ * versions attached fentry and fexit to check_preempt_wakeup() and fentry
+ * to resched_curr(): an fexit trampoline and two more programs on every
+ * wakeup, where one hook program does.
  */
 #ifndef SCHEDBPF_OBSERVE_BPF_H
 #define SCHEDBPF_OBSERVE_BPF_H
@@ -79,21 +88,19 @@ struct {
  * wakeup here while the running task, not yet to be rescheduled, was or
  * may have been a target (the hook did not test it; the switch does, if
  * it switches out still runnable). Set by the wakeup hook
- * (note_wakeup_check()), dropped by the tick hook if the check left that
- * task to run on (note_tick()), read and cleared at the runqueue's next
- * switch.
+ * (note_wakeup_check()), marked by the tick hook (note_tick()), read and
+ * cleared at the runqueue's next switch. A global array, as the counters
+ * are: no lookup, and the tick programs find the entry with the CPU's
+ * number they take for the counters anyway.
  */
 struct wakeup_note {
 	/* the runqueue's clock at the check, 0 for none */
 	u64 clock;
+	/* a tick since found the running task still not to be rescheduled */
+	u64 let_run;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, SCHEDBPF_MAX_CPUS);
-	__type(key, u32);
-	__type(value, struct wakeup_note);
-} wakeup_note SEC(".maps");
+static struct wakeup_note wakeup_notes[SCHEDBPF_MAX_CPUS];
 
 static __always_inline u32 log2_slot(u64 v)
 {
@@ -146,9 +153,11 @@ static __always_inline void note_wakeup_check(struct task_struct *curr,
 	rq = se_rq(&p->se);
 	if (!rq)
 		rq = bpf_per_cpu_ptr(&runqueues, cpu);
-	n = bpf_map_lookup_elem(&wakeup_note, &cpu);
-	if (n && rq)
-		n->clock = rq->clock;
+	if (!rq)
+		return;
+	n = &wakeup_notes[cpu & (SCHEDBPF_MAX_CPUS - 1)];
+	n->clock = rq->clock;
+	n->let_run = 0;
 }
 
 #ifndef OBSERVE_CHECK_IN_HOOK
@@ -165,40 +174,42 @@ int BPF_PROG(observe_check, struct task_struct *curr, struct task_struct *p)
 #endif
 
 /*
- * Every tool's cfs_check_preempt_tick program calls this first, with the
- * entity the tick is for: a wakeup check noted on its runqueue that has
- * not left the running task to be rescheduled by now never will, so the
- * note goes; whatever ends the run from here on (this tick, a later one)
- * is not that wakeup's doing. The hook runs before the tick's own decision
- * (on 6.12 also where EEVDF ends a slice, possibly for a remote wakeup's
- * enqueue: so the runqueue is the entity's, not this CPU's). On 6.12 it
- * also runs inside the noted check itself, where EEVDF updates the
- * running entity after the wakeup hook and finds its slice over: the
- * wakeup ended it, and the runqueue's clock, updated for the wakeup and
- * not since, tells (a tick updates it first). Ticks are rare beside
- * wakeups and switches: the helper call costs little.
+ * Every tool's cfs_check_preempt_tick program takes its counters' handle
+ * from this, with the CPU it runs on: where a wakeup check's note stands
+ * on this CPU's runqueue and the running task is still not to be
+ * rescheduled, the check let it run on, and whatever ends the run from
+ * here on (this tick, a later one) is not that wakeup's doing: the note is
+ * marked. The hook runs before the tick's own decision. On 6.12 it also
+ * runs where EEVDF ends a slice, possibly for a remote wakeup's enqueue
+ * (another CPU's runqueue), and inside the noted check itself, after the
+ * wakeup hook: this CPU's note and running task still go together (the
+ * running task is the one the note is about until the switch clears it),
+ * and the in-check case is counted at the switch by the clock. A note is
+ * rare where no target runs: then one load more than the counters' handle.
+ * Under --observe=none, nothing (no helper call): the handle is taken
+ * where something is counted.
  */
-static __always_inline void note_tick(struct sched_entity *curr)
+static __always_inline pcpu_t note_tick(void)
 {
 	struct wakeup_note *n;
-	struct task_struct *t;
-	struct rq *rq;
 	u32 cpu;
 
 	if (cfg_common.observe == SCHEDBPF_OBSERVE_NONE)
-		return;
-	rq = se_rq(curr);
-	if (!rq)
-		rq = bpf_this_cpu_ptr(&runqueues);
-	if (!rq)
-		return;
-	cpu = rq->cpu;
-	n = bpf_map_lookup_elem(&wakeup_note, &cpu);
-	if (!n || !n->clock || n->clock == rq->clock)
-		return;
-	t = rq->curr;
-	if (t && !need_resched(t))
-		n->clock = 0;
+		return PCPU_INIT;
+	cpu = bpf_get_smp_processor_id() & (SCHEDBPF_MAX_CPUS - 1);
+	n = &wakeup_notes[cpu];
+	if (n->clock && !n->let_run &&
+	    !need_resched(bpf_get_current_task_btf()))
+		n->let_run = 1;
+	return &counters[cpu];
+}
+
+/* this CPU's runqueue's clock, 0 if the runqueue is not found */
+static __always_inline u64 this_rq_clock(void)
+{
+	struct rq *rq = bpf_this_cpu_ptr(&runqueues);
+
+	return rq ? rq->clock : 0;
 }
 
 /* uapi/linux/sched.h: the policies of the classes above CFS */
@@ -208,14 +219,17 @@ static __always_inline void note_tick(struct sched_entity *curr)
 
 /*
  * counts: prev, a target, switched out preempted or still runnable, for
- * next; checked: a wakeup check's note stood. At full, one still runnable
+ * next; n: the wakeup check's note, read before the switch cleared it. The
+ * check's wakeup preempted prev if no tick marked the note since, or if
+ * this runqueue's clock has not moved since. At full, one still runnable
  * waits on the runqueue again (sched_info_depart() re-enqueues it), for
  * the CPU and not after a wakeup: marked, so that note_run() does not
  * count that wait.
  */
 static __always_inline void note_preempted(struct task_struct *prev,
 					   struct task_struct *next,
-					   unsigned int prev_state, u64 checked)
+					   unsigned int prev_state,
+					   struct wakeup_note n)
 {
 	pcpu_t pc = PCPU_INIT;
 	u32 pid = prev->pid;
@@ -228,7 +242,7 @@ static __always_inline void note_preempted(struct task_struct *prev,
 	if (next->policy == POLICY_FIFO || next->policy == POLICY_RR ||
 	    next->policy == POLICY_DEADLINE)
 		stat_inc(&pc, STAT_PREEMPTIONS_RT);
-	else if (checked)
+	else if (n.clock && (!n.let_run || n.clock == this_rq_clock()))
 		stat_inc(&pc, STAT_PREEMPTIONS_WAKEUP);
 	if (cfg_common.observe == SCHEDBPF_OBSERVE_FULL &&
 	    prev_state == TASK_RUNNING)
@@ -248,7 +262,6 @@ static __always_inline void note_run(struct task_struct *next)
 	pcpu_t pc = PCPU_INIT;
 	struct schedbpf_percpu *v;
 	u64 queued, now;
-	struct rq *rq;
 	u32 pid;
 
 	if (!bpf_core_field_exists(next->sched_info))
@@ -263,10 +276,7 @@ static __always_inline void note_run(struct task_struct *next)
 	}
 	if (!next->sched_info.pcount)
 		return;
-	rq = bpf_this_cpu_ptr(&runqueues);
-	if (!rq)
-		return;
-	now = rq->clock;
+	now = this_rq_clock();
 	if (now < queued)
 		return;
 	v = pcpu(&pc);
@@ -275,8 +285,9 @@ static __always_inline void note_run(struct task_struct *next)
 }
 
 /*
- * On every switch of every task: for a non-target, the note's lookup (no
- * helper call), at full one task_is_target(), and loads of the arguments.
+ * On every switch of every task: for a non-target, the note's read and
+ * clear (no helper call), at full one task_is_target(), and loads of the
+ * arguments.
  *
  * next's part first, then prev's, each with a pcpu handle of its own:
  * nothing of the first is live in the second, so the verifier checks the
@@ -292,8 +303,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
-	struct wakeup_note *n;
-	u64 checked;
+	struct wakeup_note *n, note;
 	u32 cpu;
 
 	if (cfg_common.observe == SCHEDBPF_OBSERVE_FULL && task_is_target(next))
@@ -306,13 +316,11 @@ int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 	 * not once with a note and once without (on 6.12 each check of its
 	 * load through prev costs name searches of the kernel's BTF).
 	 */
-	n = bpf_map_lookup_elem(&wakeup_note, &cpu);
-	if (!n)
-		return 0;
-	checked = n->clock;
+	n = &wakeup_notes[cpu & (SCHEDBPF_MAX_CPUS - 1)];
+	note = *n;
 	n->clock = 0;
 	if (preempt || prev_state == TASK_RUNNING)
-		note_preempted(prev, next, prev_state, checked);
+		note_preempted(prev, next, prev_state, note);
 	return 0;
 }
 

@@ -32,10 +32,9 @@ SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(slice_extend_tick, struct sched_entity *curr,
 	     unsigned long delta_exec)
 {
-	pcpu_t pc = PCPU_INIT;
+	pcpu_t pc = note_tick();
 	struct sched_entity *se;
 
-	note_tick(curr);
 	se = tick_target(&pc, curr);
 	return se ? suppress_within(&pc, se, cfg_slice_ns,
 				    STAT_TICK_SUPPRESSED) :
