@@ -95,7 +95,7 @@ ok $? "--dry-run: the tool counts the ticks and wakeups it would hold off"
 ok $? "cgroup-isolate: ticks held off, then CFS decides after --min-run (bounded > 0)"
 # The observers tell the preemptions by a wakeup from the rest: under
 # --dry-run most of the insider's are the outsider's wakeups (6.1: 99%;
-# 6.12: 56 to 100%, the others where EEVDF found the insider's slice over
+# 6.12: 51 to 100%, the others where EEVDF found the insider's slice over
 # at the tick, or at the outsider's enqueue, before CFS checked the
 # wakeup itself)
 dp=$(sum preemptions dry) dw=$(sum preemptions_wakeup dry)
