@@ -186,11 +186,10 @@ int BPF_PROG(boost_wakeup_tick, struct sched_entity *curr,
 	     unsigned long delta_exec)
 {
 	u32 cpu = bpf_get_smp_processor_id();
-	pcpu_t pc = note_tick();
+	pcpu_t pc = observe_tick();
 	struct sched_entity *next;
 	struct waiting *w;
 
-	stat_seen(&pc, STAT_TICK_CALLS);
 	w = bpf_map_lookup_elem(&target_waiting, &cpu);
 	if (!w || !still_waiting(w, curr))
 		return SCHED_DEFAULT;

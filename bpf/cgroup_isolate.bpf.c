@@ -99,7 +99,7 @@ SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(cgroup_isolate_tick, struct sched_entity *curr,
 	     unsigned long delta_exec)
 {
-	pcpu_t pc = note_tick();
+	pcpu_t pc = observe_tick();
 	struct sched_entity *se;
 
 	se = tick_target(&pc, curr);

@@ -14,7 +14,7 @@
  *   OBSERVE_CHECK_IN_HOOK, below; in a tool without a wakeup policy a hook
  *   program of the observers' own that decides nothing), and its tick
  *   program marks that note where the running task is still not to be
- *   rescheduled: the check let it run on (note_tick()). The switch counts
+ *   rescheduled: the check let it run on (observe_tick()). The switch counts
  *   a wakeup's preemption where a note stands unmarked, or where the
  *   runqueue's clock still reads the note: a check that has the running
  *   task rescheduled also has the kernel skip the clock's next update, the
@@ -88,7 +88,7 @@ struct {
  * wakeup here while the running task, not yet to be rescheduled, was or
  * may have been a target (the hook did not test it; the switch does, if
  * it switches out still runnable). Set by the wakeup hook
- * (note_wakeup_check()), marked by the tick hook (note_tick()), read and
+ * (note_wakeup_check()), marked by the tick hook (observe_tick()), read and
  * cleared at the runqueue's next switch. A global array, as the counters
  * are: no lookup, and the tick programs find the entry with the CPU's
  * number they take for the counters anyway.
@@ -174,22 +174,22 @@ int BPF_PROG(observe_check, struct task_struct *curr, struct task_struct *p)
 #endif
 
 /*
- * Every tool's cfs_check_preempt_tick program takes its counters' handle
- * from this, with the CPU it runs on: where a wakeup check's note stands
- * on this CPU's runqueue and the running task is still not to be
- * rescheduled, the check let it run on, and whatever ends the run from
- * here on (this tick, a later one) is not that wakeup's doing: the note is
- * marked. The hook runs before the tick's own decision. On 6.12 it also
- * runs where EEVDF ends a slice, possibly for a remote wakeup's enqueue
- * (another CPU's runqueue), and inside the noted check itself, after the
- * wakeup hook: this CPU's note and running task still go together (the
- * running task is the one the note is about until the switch clears it),
- * and the in-check case is counted at the switch by the clock. A note is
- * rare where no target runs: then one load more than the counters' handle.
- * Under --observe=none, nothing (no helper call): the handle is taken
- * where something is counted.
+ * The observers' part of every tool's cfs_check_preempt_tick program, which
+ * takes its counters' handle from this first: at counts and full it counts
+ * the call, and where a wakeup check's note stands on this CPU's runqueue
+ * and the running task is still not to be rescheduled, the check let it
+ * run on, and whatever ends the run from here on (this tick, a later one)
+ * is not that wakeup's doing: the note is marked. The hook runs before the
+ * tick's own decision. On 6.12 it also runs where EEVDF ends a slice,
+ * possibly for a remote wakeup's enqueue (another CPU's runqueue), and
+ * inside the noted check itself, after the wakeup hook: this CPU's note
+ * and running task still go together (the running task is the one the
+ * note is about until the switch clears it), and the in-check case is
+ * counted at the switch by the clock. A note is rare where no target
+ * runs: then one load more than the count. Under --observe=none, nothing
+ * (no helper call): the handle is taken where something is counted.
  */
-static __always_inline pcpu_t note_tick(void)
+static __always_inline pcpu_t observe_tick(void)
 {
 	struct wakeup_note *n;
 	u32 cpu;
@@ -201,6 +201,7 @@ static __always_inline pcpu_t note_tick(void)
 	if (n->clock && !n->let_run &&
 	    !need_resched(bpf_get_current_task_btf()))
 		n->let_run = 1;
+	counters[cpu].stats[STAT_TICK_CALLS]++;
 	return &counters[cpu];
 }
 

@@ -569,9 +569,9 @@ int BPF_PROG(track_exit, struct task_struct *p)
 }
 
 /*
- * The tick hook's first step in every tool that protects a running target:
- * count the call, and return the running task's entity (below any group
- * entity the tick was called for) if it is a target, counting that too;
+ * The tick hook's first step in every tool that protects a running target,
+ * after observe_tick() counted the call: the running task's entity (below
+ * any group entity the tick was called for) if it is a target, counted;
  * NULL if it is not.
  */
 static __always_inline struct sched_entity *tick_target(pcpu_t *pc,
@@ -579,7 +579,6 @@ static __always_inline struct sched_entity *tick_target(pcpu_t *pc,
 {
 	struct sched_entity *se = running_se(curr);
 
-	stat_seen(pc, STAT_TICK_CALLS);
 	if (!se_is_target(se))
 		return NULL;
 	stat_seen(pc, STAT_TICK_TARGETS);
