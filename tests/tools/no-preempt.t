@@ -17,9 +17,10 @@ measure 6 "$TAP_TMP/measure.json" --dry-run --max-run 200ms --observe=full
 dry=$TGT_NIVCSW dry_comp=$COMP_PCT
 ok $MEASURE_STATUS "--dry-run run: exit 0 after SIGINT"
 jq -e -s 'length >= 2 and all(.dry_run == true) and
-	.[-1].type == "summary" and .[-1].tick_suppressed > 0' \
+	.[-1].type == "summary" and .[-1].tick_suppressed > 0 and
+	.[-1].tick_calls > .[-1].tick_targets' \
 	"$TAP_TMP/measure.json" >/dev/null
-ok $? "--dry-run counts what it would suppress (tick_suppressed > 0)"
+ok $? "--dry-run counts what it would suppress (tick_suppressed > 0), and the tick calls about the competitor too (tick_calls > tick_targets)"
 # The observers at full (the latency). The target, a CPU hog, is
 # preempted at the tick; it also sleeps now and then (a few dozen times a
 # second in the VM). A preempted target's wait for the CPU is no wakeup's
