@@ -95,19 +95,35 @@ static __always_inline bool waiting_is_inside(struct sched_entity *curr)
 	       cgrp_anc_is_target(BPF_CORE_READ(p, cgroups, dfl_cgrp));
 }
 
-SEC("sched/cfs_check_preempt_tick")
-int BPF_PROG(cgroup_isolate_tick, struct sched_entity *curr,
-	     unsigned long delta_exec)
+/*
+ * A target's tick, out of line. The tick program then holds only curr
+ * across se_is_target(), and counts the call after it: clang spills a
+ * value the rare path needs where it is defined, so when this path was
+ * inline, curr and the counters' handle went to the stack on every call,
+ * 4 ns a call more than no-preempt's tick (2.00 / 2.03x the no-op's on
+ * 6.1 / 6.12). Out of line: 3 ns less a call about a non-target, 4 to
+ * 12 ns more about a target (the call), over two CPU hogs.
+ */
+static __noinline int isolate_target_tick(struct sched_entity *curr)
 {
 	pcpu_t pc = observe_tick();
-	struct sched_entity *se;
 
-	se = tick_target(&pc, curr);
-	if (!se || waiting_is_inside(curr))
+	stat_seen(&pc, STAT_TICK_TARGETS);
+	if (waiting_is_inside(curr))
 		return SCHED_DEFAULT;
 	/*
 	 * curr's run, not the insider task's: insiders switching among
 	 * themselves do not restart the time an outsider waits.
 	 */
 	return suppress_within(&pc, curr, cfg_min_run_ns, STAT_TICK_SUPPRESSED);
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(cgroup_isolate_tick, struct sched_entity *curr,
+	     unsigned long delta_exec)
+{
+	if (se_is_target(running_se(curr)))
+		return isolate_target_tick(curr);
+	observe_tick();
+	return SCHED_DEFAULT;
 }
