@@ -572,7 +572,8 @@ int BPF_PROG(track_exit, struct task_struct *p)
  * The tick hook's first step in every tool that protects a running target,
  * after observe_tick() counted the call: the running task's entity (below
  * any group entity the tick was called for) if it is a target, counted;
- * NULL if it is not.
+ * NULL if it is not. (cgroup-isolate makes the same test before it counts,
+ * its target's path out of line: isolate_target_tick().)
  */
 static __always_inline struct sched_entity *tick_target(pcpu_t *pc,
 							struct sched_entity *curr)
