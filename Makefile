@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# schedbpf: bpf/NAME.bpf.c -> build/bpf/NAME.bpf.o -> build/skel/NAME.skel.h
+# schedbpf: bpf/NAME.bpf.c -> build/bpf/NAME.bpf.o -> build/skel/NAME.loader.h
 # -> tools/NAME.c + tools/lib/*.c -> build/bin/NAME (underscores as dashes);
 # sched-ab, which runs the others, is tools/sched_ab.c + tools/lib/*.c alone.
 # `make help` lists the targets.
@@ -11,11 +11,11 @@ OBJ := $(OUTPUT)/obj
 BPFOBJ := $(OUTPUT)/bpf
 SKEL := $(OUTPUT)/skel
 TESTBIN := $(OUTPUT)/unit
+GEN_LOADER := $(OUTPUT)/host/gen-loader
 
 CC ?= cc
 CLANG ?= clang
 LLVM_STRIP ?= llvm-strip
-BPFTOOL ?= $(or $(shell command -v bpftool),/usr/sbin/bpftool)
 PKG_CONFIG ?= pkg-config
 ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
@@ -118,7 +118,7 @@ help:
 	@echo '  format     clang-format the C sources in place'
 	@echo '  clean      remove what all built (not the kernel in $(OUTPUT)/kernel)'
 	@echo 'Variables: V=1 shows commands; NO_DEPS=1 skips the package check;'
-	@echo '  CC, CLANG, BPFTOOL, CFLAGS as usual.'
+	@echo '  CC, CLANG, CFLAGS as usual.'
 
 deps:
 	@missing=; for p in $(DEPS); do \
@@ -136,7 +136,7 @@ deps:
 			--no-install-recommends $$missing; \
 	fi
 
-$(BIN) $(OBJ)/lib $(BPFOBJ) $(SKEL) $(TESTBIN) $(OUTPUT)/man:
+$(BIN) $(OBJ)/lib $(BPFOBJ) $(SKEL) $(TESTBIN) $(OUTPUT)/man $(OUTPUT)/host:
 	$(Q)mkdir -p $@
 
 # BPF objects: CO-RE against include/<arch>/vmlinux.h. -g gives them BTF;
@@ -147,13 +147,19 @@ $(BPFOBJ)/%.bpf.o: bpf/%.bpf.c | $(BPFOBJ) $(DEPS_CHECK)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ -c $< -o $@.tmp && \
 		$(LLVM_STRIP) -g $@.tmp && mv $@.tmp $@
 
-$(SKEL)/%.skel.h: $(BPFOBJ)/%.bpf.o | $(SKEL)
-	$(call msg,SKEL,$@)
-	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
+# Each object's light skeleton (tools/lib/loader.h), recorded by libbpf
+# through gen-loader, a program of ours built for this host.
+$(GEN_LOADER): tools/gen/gen_loader.c tools/lib/loader.h tools/lib/btf.h | $(OUTPUT)/host $(DEPS_CHECK)
+	$(call msg,HOSTCC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(INCLUDES) $(LDFLAGS) $< -o $@ $(LIBS)
 
-# A tool's object needs its skeleton before its first compile, when there
+$(SKEL)/%.loader.h: $(BPFOBJ)/%.bpf.o $(GEN_LOADER) | $(SKEL)
+	$(call msg,LOADER,$@)
+	$(Q)$(GEN_LOADER) $< $* > $@.tmp && mv $@.tmp $@
+
+# A tool's object needs its loader before its first compile, when there
 # are no .d files yet to say so.
-$(OBJ)/%.o: tools/%.c $(SKEL)/%.skel.h | $(OBJ)/lib $(DEPS_CHECK)
+$(OBJ)/%.o: tools/%.c $(SKEL)/%.loader.h | $(OBJ)/lib $(DEPS_CHECK)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
 
@@ -403,11 +409,11 @@ uninstall:
 		$(DESTDIR)$(ZSHCOMPDIR)/_schedbpf
 
 format:
-	clang-format -i tools/*.c tools/lib/*.[ch] tests/unit/*.c include/schedbpf.h
+	clang-format -i tools/*.c tools/lib/*.[ch] tools/gen/*.c tests/unit/*.c include/schedbpf.h
 
 # build/kernel is the kernel's cache (kernel/build), not ours to remove.
 clean:
-	rm -rf $(BIN) $(OBJ) $(BPFOBJ) $(SKEL) $(TESTBIN) $(OUTPUT)/man
+	rm -rf $(BIN) $(OBJ) $(BPFOBJ) $(SKEL) $(TESTBIN) $(OUTPUT)/man $(OUTPUT)/host
 
-# Generated skeletons must not be deleted as intermediates.
+# Generated loaders must not be deleted as intermediates.
 .SECONDARY:

@@ -33,7 +33,7 @@ for cmd in no-preempt boost-wakeup slice-extend cgroup-isolate
     complete -c $cmd -l output -r -F -d 'Write rows and summary to FILE'
     complete -c $cmd -s n -l dry-run -d 'Count what the policy would do; CFS decides'
     complete -c $cmd -l observe -x -a 'none counts full' -d 'What to watch besides the policy'
-    complete -c $cmd -s v -l verbose -d "Show libbpf's debug output"
+    complete -c $cmd -s v -l verbose -d 'Say what the tool found and did, and why a load failed'
     complete -c $cmd -s '?' -l help -d 'Give the help list'
     complete -c $cmd -s h -d 'Give the help list'
     complete -c $cmd -l usage -d 'Give a short usage message'

@@ -5,7 +5,7 @@
  */
 #include "parse.h"
 #include "tool.h"
-#include "boost_wakeup.skel.h"
+#include "boost_wakeup.loader.h"
 
 #define MAX_LEAD_DEFAULT_NS (10 * NSEC_PER_MSEC)
 #define MAX_LEAD_MIN_NS (100 * NSEC_PER_USEC)
@@ -69,23 +69,6 @@ static const struct sched_setting settings[] = {
 	{},
 };
 
-static struct boost_wakeup_bpf *skel;
-
-static struct bpf_object_skeleton *open_bpf(const struct schedbpf_cfg *cfg)
-{
-	skel = boost_wakeup_bpf__open();
-	if (!skel)
-		return NULL;
-	skel->rodata->cfg_common = *cfg;
-	skel->rodata->cfg_max_lead_ns = env.max_lead_ns;
-	return skel->skeleton;
-}
-
-static void destroy_bpf(void)
-{
-	boost_wakeup_bpf__destroy(skel);
-}
-
 int main(int argc, char **argv)
 {
 	struct sched_tool tool = {
@@ -95,8 +78,7 @@ int main(int argc, char **argv)
 		.parser = parse_opt,
 		.columns = { columns, ARRAY_SIZE(columns) },
 		.settings = settings,
-		.open = open_bpf,
-		.destroy = destroy_bpf,
+		.loader = &boost_wakeup_loader,
 	};
 
 	return sched_tool_main(&tool, argc, argv);

@@ -6,7 +6,7 @@
  */
 #include "parse.h"
 #include "tool.h"
-#include "cgroup_isolate.skel.h"
+#include "cgroup_isolate.loader.h"
 
 #define MIN_RUN_DEFAULT_NS (100 * NSEC_PER_MSEC)
 #define MIN_RUN_MIN_NS NSEC_PER_MSEC
@@ -98,24 +98,6 @@ static const struct sched_setting settings[] = {
 	{},
 };
 
-static struct cgroup_isolate_bpf *skel;
-
-static struct bpf_object_skeleton *open_bpf(const struct schedbpf_cfg *cfg)
-{
-	skel = cgroup_isolate_bpf__open();
-	if (!skel)
-		return NULL;
-	skel->rodata->cfg_common = *cfg;
-	skel->rodata->cfg_preempt_outsiders = env.preempt_outsiders;
-	skel->rodata->cfg_min_run_ns = env.min_run_ns;
-	return skel->skeleton;
-}
-
-static void destroy_bpf(void)
-{
-	cgroup_isolate_bpf__destroy(skel);
-}
-
 int main(int argc, char **argv)
 {
 	struct sched_tool tool = {
@@ -125,8 +107,7 @@ int main(int argc, char **argv)
 		.parser = parse_opt,
 		.columns = { columns, ARRAY_SIZE(columns) },
 		.settings = settings,
-		.open = open_bpf,
-		.destroy = destroy_bpf,
+		.loader = &cgroup_isolate_loader,
 	};
 
 	return sched_tool_main(&tool, argc, argv);

@@ -7,7 +7,7 @@
 
 #include "parse.h"
 #include "tool.h"
-#include "no_preempt.skel.h"
+#include "no_preempt.loader.h"
 
 #define MAX_RUN_DEFAULT_NS (100 * NSEC_PER_MSEC)
 #define MAX_RUN_MIN_NS NSEC_PER_MSEC
@@ -69,23 +69,6 @@ static const struct sched_setting settings[] = {
 	{},
 };
 
-static struct no_preempt_bpf *skel;
-
-static struct bpf_object_skeleton *open_bpf(const struct schedbpf_cfg *cfg)
-{
-	skel = no_preempt_bpf__open();
-	if (!skel)
-		return NULL;
-	skel->rodata->cfg_common = *cfg;
-	skel->rodata->cfg_max_run_ns = env.max_run_ns;
-	return skel->skeleton;
-}
-
-static void destroy_bpf(void)
-{
-	no_preempt_bpf__destroy(skel);
-}
-
 int main(int argc, char **argv)
 {
 	struct sched_tool tool = {
@@ -95,8 +78,7 @@ int main(int argc, char **argv)
 		.parser = parse_opt,
 		.columns = { columns, ARRAY_SIZE(columns) },
 		.settings = settings,
-		.open = open_bpf,
-		.destroy = destroy_bpf,
+		.loader = &no_preempt_loader,
 	};
 
 	return sched_tool_main(&tool, argc, argv);

@@ -5,7 +5,7 @@
  */
 #include "parse.h"
 #include "tool.h"
-#include "slice_extend.skel.h"
+#include "slice_extend.loader.h"
 
 #define SLICE_DEFAULT_NS (20 * NSEC_PER_MSEC)
 #define SLICE_MIN_NS NSEC_PER_MSEC
@@ -61,23 +61,6 @@ static const struct sched_setting settings[] = {
 	{},
 };
 
-static struct slice_extend_bpf *skel;
-
-static struct bpf_object_skeleton *open_bpf(const struct schedbpf_cfg *cfg)
-{
-	skel = slice_extend_bpf__open();
-	if (!skel)
-		return NULL;
-	skel->rodata->cfg_common = *cfg;
-	skel->rodata->cfg_slice_ns = env.slice_ns;
-	return skel->skeleton;
-}
-
-static void destroy_bpf(void)
-{
-	slice_extend_bpf__destroy(skel);
-}
-
 int main(int argc, char **argv)
 {
 	struct sched_tool tool = {
@@ -87,8 +70,7 @@ int main(int argc, char **argv)
 		.parser = parse_opt,
 		.columns = { columns, ARRAY_SIZE(columns) },
 		.settings = settings,
-		.open = open_bpf,
-		.destroy = destroy_bpf,
+		.loader = &slice_extend_loader,
 	};
 
 	return sched_tool_main(&tool, argc, argv);

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # A schedbpf tool works with either libbpf: built by the top-level
-# Makefile against Debian's shared libbpf (build/bin/no-preempt, where
-# only the tool's runtime registration knows sched/), and built by
-# tests/libbpf/Makefile against the patched static libbpf
-# (build/tests/libbpf/tools/bin/no-preempt, where libbpf knows sched/ too
-# and the tool's handler takes precedence). Each wraps the same workload,
+# Makefile against Debian's shared libbpf (build/bin/no-preempt, whose
+# loader gen-loader recorded with only its own registration knowing
+# sched/), and built by tests/libbpf/Makefile against the patched static
+# libbpf (build/tests/libbpf/tools/bin/no-preempt, where libbpf knows
+# sched/ too and gen-loader's handler takes precedence). Each wraps the same workload,
 # two spinners sharing a CPU, and must attach, see its targets at the
 # tick, and exit with the workload's status.
 . "$(dirname "$0")/lib.sh"

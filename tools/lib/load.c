@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * BTF discovery, libbpf's sched/ handler, loading the tool's programs,
+ * BTF discovery, loading the tool's programs by their loader (loader.h),
  * attaching them, and reading their counters back.
  */
 #include <errno.h>
@@ -8,15 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <bpf/skel_internal.h>
 
 #include "tool.h"
-
-/* the kernel's longest symbol name, with its NUL */
-#define KSYM_NAME_LEN 128
 
 /*
  * What a kernel without the series needs, for an installed tool too: the
@@ -24,41 +22,6 @@
  */
 #define NEED_KERNEL \
 	"install linux-image-*-schedbpf (make kernel-deb) and boot it"
-
-static int sched_attach(const struct bpf_program *prog, long cookie,
-			struct bpf_link **link)
-{
-	*link = bpf_program__attach_trace(prog);
-	return *link ? 0 : -errno;
-}
-
-static int register_handler(struct sched_tool *t)
-{
-	LIBBPF_OPTS(libbpf_prog_handler_opts, opts,
-		    .prog_attach_fn = sched_attach);
-	enum bpf_attach_type attach_type;
-	enum bpf_prog_type prog_type;
-	int id;
-
-	/*
-	 * Our handler comes first even where libbpf knows sched/ itself: it
-	 * uses the running kernel's numbers. Should a libbpf refuse a second
-	 * handler, its own is used; sched_tool_load() sets each program's
-	 * types and target anyway.
-	 */
-	id = libbpf_register_prog_handler(SCHED_SEC_PREFIX, t->btf.prog_type,
-					  t->btf.attach_type, &opts);
-	if (id >= 0) {
-		t->handler_id = id;
-		return 0;
-	}
-	if (!libbpf_prog_type_by_name(SCHED_SEC_PREFIX "x", &prog_type,
-				      &attach_type))
-		return 0;
-	sched_err("registering the sched/ section with libbpf: %s",
-		  strerror(-id));
-	return 1;
-}
 
 int sched_tool_init(struct sched_tool *t)
 {
@@ -80,7 +43,7 @@ int sched_tool_init(struct sched_tool *t)
 		sched_err("%s", why);
 		return 1;
 	}
-	return register_handler(t);
+	return 0;
 }
 
 struct schedbpf_cfg sched_tool_cfg(const struct sched_tool *t)
@@ -109,138 +72,330 @@ struct schedbpf_cfg sched_tool_cfg(const struct sched_tool *t)
 	return cfg;
 }
 
-static bool is_sched_prog(const struct bpf_program *prog)
+
+/* The program's hook: HOOK of its section sched/HOOK, or NULL. */
+static const char *prog_hook(const struct loader_prog *p)
 {
-	return !strncmp(bpf_program__section_name(prog), SCHED_SEC_PREFIX,
-			strlen(SCHED_SEC_PREFIX));
+	size_t n = strlen(SCHED_SEC_PREFIX);
+
+	return strncmp(p->sec, SCHED_SEC_PREFIX, n) ? NULL : p->sec + n;
+}
+
+/* The index of the object's map name, or -1. */
+static int map_index(const struct loader_desc *d, const char *name)
+{
+	int i;
+
+	for (i = 0; i < d->nr_maps; i++) {
+		if (!strcmp(d->maps[i].name, name))
+			return i;
+	}
+	return -1;
+}
+
+/* The fd of the loaded object's map name, or -1. */
+static int map_fd(const struct sched_tool *t, const char *name)
+{
+	int i = map_index(t->bpf.desc, name);
+
+	return i < 0 ? -1 : t->bpf.map_fds[i];
 }
 
 /*
- * Points every sched/<hook> program at bpf_sched_<hook>. Our copy of the
- * kernel's BTF is freed first: libbpf parses its own for the attach
- * targets and CO-RE, and two copies would double the tool's peak RSS.
+ * The loader's data, in memory of its own: the segments over zeros (the
+ * pages of .bss's zeros are never touched, so they cost no memory), with
+ * each sched program's stand-in numbers replaced by the running kernel's:
+ * its type, its attach type and its hook's BTF id.
  */
-static int set_hooks(struct sched_tool *t, struct bpf_object *obj)
+static void *loader_data(struct sched_tool *t)
 {
-	struct bpf_program *prog;
+	const struct loader_desc *d = t->bpf.desc;
 	struct utsname u;
-	char func[KSYM_NAME_LEN];
-	int err;
+	char *data;
+	int i;
 
-	bpf_object__for_each_program(prog, obj) {
-		const char *hook;
+	data = mmap(NULL, d->data_sz, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (data == MAP_FAILED) {
+		sched_err("loading BPF programs: %s", strerror(errno));
+		return NULL;
+	}
+	for (i = 0; i < d->nr_segs; i++)
+		memcpy(data + d->segs[i].off, d->segs[i].bytes, d->segs[i].len);
+	for (i = 0; i < d->nr_progs; i++) {
+		const char *hook = prog_hook(&d->progs[i]);
+		union bpf_attr *a;
+		int id;
 
-		if (!is_sched_prog(prog))
+		if (!hook || !d->progs[i].load)
 			continue;
-		hook = bpf_program__section_name(prog) +
-		       strlen(SCHED_SEC_PREFIX);
-		if (sched_btf_hook(&t->btf, hook) < 0) {
+		id = sched_btf_hook(&t->btf, hook);
+		if (id < 0) {
 			uname(&u);
 			sched_err("kernel %s has no hook " SCHED_HOOK_PREFIX
 				  "%s; " NEED_KERNEL,
 				  u.release, hook);
-			return 1;
+			munmap(data, d->data_sz);
+			return NULL;
 		}
+		a = (void *)(data + d->progs[i].attr_off);
+		a->prog_type = t->btf.prog_type;
+		a->expected_attach_type = t->btf.attach_type;
+		a->attach_btf_id = id;
 	}
-	sched_btf_free(&t->btf);
-	bpf_object__for_each_program(prog, obj) {
-		if (!is_sched_prog(prog))
-			continue;
-		snprintf(func, sizeof(func), SCHED_HOOK_PREFIX "%s",
-			 bpf_program__section_name(prog) +
-				 strlen(SCHED_SEC_PREFIX));
-		bpf_program__set_type(prog, t->btf.prog_type);
-		bpf_program__set_expected_attach_type(prog, t->btf.attach_type);
-		err = bpf_program__set_attach_target(prog, 0, func);
-		if (err) {
-			sched_err("resolving %s: %s", func, strerror(-err));
-			return 1;
-		}
-	}
-	return 0;
+	return data;
 }
 
-static int fill_tgids(struct sched_tool *t, struct bpf_object *obj)
+/*
+ * Copies value into .rodata's variable cfg_<key>: 0, or 1 if the object
+ * lacks it or has it of another size (the tool and its object disagree).
+ */
+static int set_cfg(const struct loader_desc *d, char *rodata, const char *key,
+		   const void *value, size_t size)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(obj, "target_tgids");
+	char name[64];
+	int i;
+
+	snprintf(name, sizeof(name), "cfg_%s", key);
+	for (i = 0; i < d->nr_vars; i++) {
+		if (strcmp(d->vars[i].name, name))
+			continue;
+		if (d->vars[i].size != size ||
+		    d->vars[i].off + size > d->rodata_sz)
+			break;
+		memcpy(rodata + d->vars[i].off, value, size);
+		return 0;
+	}
+	sched_err("BPF object %s lacks %s of %zu bytes in .rodata", d->name,
+		  name, size);
+	return 1;
+}
+
+/* .rodata's initial value, with cfg_common and each setting's cfg_<key>. */
+static void *loader_rodata(struct sched_tool *t)
+{
+	const struct loader_desc *d = t->bpf.desc;
+	struct schedbpf_cfg cfg = sched_tool_cfg(t);
+	const struct sched_setting *s;
+	char *rodata;
+
+	rodata = malloc(d->rodata_sz);
+	if (!rodata) {
+		sched_err("loading BPF programs: %s", strerror(ENOMEM));
+		return NULL;
+	}
+	memcpy(rodata, d->rodata, d->rodata_sz);
+	if (set_cfg(d, rodata, "common", &cfg, sizeof(cfg)))
+		goto fail;
+	for (s = t->settings; s && s->key; s++) {
+		if (set_cfg(d, rodata, s->key, s->value,
+			    s->type == SCHED_SETTING_NS ? sizeof(__u64) :
+							  sizeof(bool)))
+			goto fail;
+	}
+	return rodata;
+fail:
+	free(rodata);
+	return NULL;
+}
+
+/*
+ * The load failed with err. ran: the loader ran, and a program or map it
+ * loaded was refused (the verifier refuses with EACCES or EINVAL, and its
+ * log says why); else the loader itself was refused, which without
+ * privilege is the first thing to be. EPERM is always privilege.
+ */
+static void report_load_error(const struct sched_tool *t, int err, bool ran,
+			      const char *log)
+{
+	if (err == -EPERM || (!ran && err == -EACCES)) {
+		sched_err("loading BPF programs: %s (needs root, or CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN)",
+			  strerror(-err));
+		return;
+	}
+	if (log && log[0])
+		fputs(log, stderr);
+	sched_err("loading BPF programs: %s%s", strerror(-err),
+		  t->opts.verbose ? "" : " (-v shows the verifier's log)");
+}
+
+/*
+ * Runs the loader; with a log, the verifier's for the program it refused.
+ * 0, or -errno, with *ran whether the loader itself ran.
+ */
+static int run_loader(struct sched_tool *t, void *data, void *rodata,
+		      char *log, __u32 log_size, bool *ran)
+{
+	const struct loader_desc *d = t->bpf.desc;
+	struct bpf_map_desc *maps;
+	struct bpf_prog_desc *progs;
+	struct bpf_loader_ctx *ctx;
+	size_t sz = sizeof(*ctx) + d->nr_maps * sizeof(*maps) +
+		    d->nr_progs * sizeof(*progs);
+	int i, k, preempted, err;
+	struct bpf_load_and_run_opts opts = {
+		.data = data,
+		.insns = d->insns,
+		.data_sz = d->data_sz,
+		.insns_sz = d->insns_sz,
+	};
+
+	ctx = calloc(1, sz);
+	if (!ctx)
+		return -ENOMEM;
+	maps = (void *)(ctx + 1);
+	progs = (void *)(maps + d->nr_maps);
+	ctx->sz = sz;
+	if (log) {
+		ctx->log_level = 1;
+		ctx->log_size = log_size;
+		ctx->log_buf = (long)log;
+	}
+	maps[d->rodata_map].initial_value = (long)rodata;
+	/* below full, no marks of preempted targets: no room for them */
+	preempted = map_index(d, "preempted");
+	if (preempted >= 0 && t->opts.observe < SCHEDBPF_OBSERVE_FULL)
+		maps[preempted].max_entries = 1;
+	opts.ctx = ctx;
+	err = bpf_load_and_run(&opts);
+	/* skel_internal.h's word for a failure inside the loader */
+	*ran = err && opts.errstr &&
+	       !strcmp(opts.errstr, "failed to execute loader prog");
+	if (!err) {
+		for (i = 0; i < d->nr_maps; i++)
+			t->bpf.map_fds[i] = maps[i].map_fd;
+		/* the loader numbers only the programs it loads */
+		for (i = 0, k = 0; i < d->nr_progs; i++)
+			t->bpf.prog_fds[i] = d->progs[i].load ?
+						     progs[k++].prog_fd :
+						     -1;
+	}
+	free(ctx);
+	return err;
+}
+
+/* The verifier's log of a refused program, for -v */
+#define VERIFIER_LOG_SIZE (16 << 20)
+
+static int fill_tgids(struct sched_tool *t)
+{
+	int fd = map_fd(t, "target_tgids");
 	__u8 one = 1;
 	int i;
 
 	for (i = 0; i < t->opts.nr_tgids; i++) {
 		__u32 tgid = t->opts.tgids[i];
 
-		if (!map || bpf_map__update_elem(map, &tgid, sizeof(tgid), &one,
-						 sizeof(one), BPF_ANY)) {
+		if (fd < 0 || bpf_map_update_elem(fd, &tgid, &one, BPF_ANY)) {
 			sched_err("adding pid %u to the targets: %s", tgid,
-				  strerror(map ? errno : ENOENT));
+				  strerror(fd < 0 ? ENOENT : errno));
 			return 1;
 		}
 	}
 	return 0;
 }
 
-/* Observers' names start so (bpf/observe.bpf.h). */
-#define OBSERVER_PREFIX "observe_"
-
-/*
- * What --observe leaves out: no observer under none, and below full no
- * room for the marks of preempted targets, which only full keeps.
- */
-static int set_observe(struct sched_tool *t, struct bpf_object *obj)
+/* counters[] in .bss, mapped read-only into our memory: no system call. */
+static int map_counters(struct sched_tool *t)
 {
-	struct bpf_program *prog;
-	struct bpf_map *ts = bpf_object__find_map_by_name(obj, "preempted");
-	int err;
+	const struct loader_desc *d = t->bpf.desc;
+	size_t len = (d->bss_sz + getpagesize() - 1) & ~(getpagesize() - 1UL);
+	void *bss;
 
-	bpf_object__for_each_program(prog, obj) {
-		if (strncmp(bpf_program__name(prog), OBSERVER_PREFIX,
-			    strlen(OBSERVER_PREFIX)))
-			continue;
-		bpf_program__set_autoload(prog, t->opts.observe !=
-							SCHEDBPF_OBSERVE_NONE);
-	}
-	if (ts && t->opts.observe < SCHEDBPF_OBSERVE_FULL) {
-		err = bpf_map__set_max_entries(ts, 1);
-		if (err) {
-			sched_err("sizing preempted: %s", strerror(-err));
-			return 1;
-		}
-	}
-	return 0;
-}
-
-int sched_tool_load(struct sched_tool *t, struct bpf_object_skeleton *s)
-{
-	int err;
-
-	if (set_observe(t, *s->obj) || set_hooks(t, *s->obj))
+	if (d->bss_map < 0 || d->counters_off < 0 ||
+	    d->counters_off + SCHEDBPF_MAX_CPUS * sizeof(struct schedbpf_percpu) >
+		    d->bss_sz) {
+		sched_err("BPF object %s lacks its counters (counters[] in .bss)",
+			  d->name);
 		return 1;
-	report_libbpf_hold();
-	err = bpf_object__load_skeleton(s);
-	/* no permission: our line says all, libbpf's only repeat it */
-	report_libbpf_release(err != -EPERM && err != -EACCES);
+	}
+	bss = mmap(NULL, len, PROT_READ, MAP_SHARED,
+		   t->bpf.map_fds[d->bss_map], 0);
+	if (bss == MAP_FAILED) {
+		sched_err("mapping the counters: %s", strerror(errno));
+		return 1;
+	}
+	t->bpf.bss = bss;
+	t->bpf.bss_len = len;
+	return 0;
+}
+
+int sched_tool_load(struct sched_tool *t, const struct loader_desc *d)
+{
+	void *data = NULL, *rodata = NULL;
+	char *log = NULL;
+	bool ran;
+	int i, err;
+
+	/* --observe=none: the object's loader that loads no observer */
+	if (t->opts.observe == SCHEDBPF_OBSERVE_NONE && d->policy)
+		d = d->policy;
+	t->bpf.desc = d;
+	t->bpf.map_fds = malloc(d->nr_maps * sizeof(int));
+	t->bpf.prog_fds = malloc(d->nr_progs * sizeof(int));
+	t->bpf.link_fds = malloc(d->nr_progs * sizeof(int));
+	if (!t->bpf.map_fds || !t->bpf.prog_fds || !t->bpf.link_fds) {
+		sched_err("loading BPF programs: %s", strerror(ENOMEM));
+		return 1;
+	}
+	for (i = 0; i < d->nr_maps; i++)
+		t->bpf.map_fds[i] = -1;
+	for (i = 0; i < d->nr_progs; i++)
+		t->bpf.prog_fds[i] = t->bpf.link_fds[i] = -1;
+	data = loader_data(t);
+	/* the hooks' ids are in the data: the kernel's BTF goes */
+	sched_btf_free(&t->btf);
+	if (!data)
+		return 1;
+	rodata = loader_rodata(t);
+	if (!rodata) {
+		munmap(data, d->data_sz);
+		return 1;
+	}
+	err = run_loader(t, data, rodata, NULL, 0, &ran);
+	if (err && err != -EPERM && ran && t->opts.verbose) {
+		/* again, for the log: malloc's pages are touched as written */
+		log = malloc(VERIFIER_LOG_SIZE);
+		if (log) {
+			log[0] = '\0';
+			err = run_loader(t, data, rodata, log,
+					 VERIFIER_LOG_SIZE, &ran);
+		}
+	}
+	munmap(data, d->data_sz);
+	free(rodata);
 	if (err) {
-		if (err == -EPERM || err == -EACCES)
-			sched_err(
-				"loading BPF programs: %s (needs root, or CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN)",
-				strerror(-err));
-		else
-			sched_err("loading BPF programs: %s%s", strerror(-err),
-				  t->opts.verbose ?
-					  "" :
-					  " (-v shows the verifier's log)");
+		report_load_error(t, err, ran, log);
+		free(log);
 		return 1;
 	}
-	return fill_tgids(t, *s->obj);
+	free(log);
+	return map_counters(t) || fill_tgids(t);
 }
 
 void sched_tool_fini(struct sched_tool *t)
 {
+	const struct loader_desc *d = t->bpf.desc;
 	int i;
 
-	if (t->handler_id >= 0)
-		libbpf_unregister_prog_handler(t->handler_id);
-	t->handler_id = -1;
+	for (i = 0; d && t->bpf.link_fds && i < d->nr_progs; i++) {
+		if (t->bpf.link_fds[i] >= 0)
+			close(t->bpf.link_fds[i]);
+	}
+	for (i = 0; d && t->bpf.prog_fds && i < d->nr_progs; i++) {
+		if (t->bpf.prog_fds[i] >= 0)
+			close(t->bpf.prog_fds[i]);
+	}
+	for (i = 0; d && t->bpf.map_fds && i < d->nr_maps; i++) {
+		if (t->bpf.map_fds[i] >= 0)
+			close(t->bpf.map_fds[i]);
+	}
+	if (t->bpf.bss)
+		munmap(t->bpf.bss, t->bpf.bss_len);
+	free(t->bpf.link_fds);
+	free(t->bpf.prog_fds);
+	free(t->bpf.map_fds);
+	memset(&t->bpf, 0, sizeof(t->bpf));
 	sched_btf_free(&t->btf);
 	for (i = 0; i < t->opts.nr_cgroups; i++)
 		cgroup_target_close(&t->opts.cgroups[i]);
@@ -251,103 +406,65 @@ void sched_tool_fini(struct sched_tool *t)
 	}
 }
 
-/* The skeleton as the run stage sees it. */
+/* The loaded object as the run stage sees it. */
 
 /*
- * The hooks first, then the observers (which the skeleton attaches, skipping
- * the links already set): an observer running before the hooks would count
- * what no policy decided yet, e.g. a wakeup preemption of a target. The
- * links go into the skeleton's slots, so destroying it detaches all.
+ * Attaches each program by a link of its own: the hooks first, then the
+ * others (the observers, which --observe=none does not load, and CMD's
+ * tree tracking).
+ * An observer running before the hooks would count what no policy decided
+ * yet, e.g. a wakeup preemption of a target. sched_tool_fini() closes the
+ * links, detaching all.
  */
-static int skel_attach(void *ctx)
+static int bpf_attach(void *ctx)
 {
-	struct bpf_object_skeleton *s = ctx;
-	int i, err;
+	struct sched_tool *t = ctx;
+	const struct loader_desc *d = t->bpf.desc;
+	int pass, i, fd;
 
-	for (i = 0; i < s->prog_cnt; i++) {
-		struct bpf_prog_skeleton *ps =
-			(void *)((char *)s->progs + i * s->prog_skel_sz);
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < d->nr_progs; i++) {
+			const struct loader_prog *p = &d->progs[i];
+			bool hook = prog_hook(p);
 
-		if (*ps->link || !is_sched_prog(*ps->prog) ||
-		    !bpf_program__autoload(*ps->prog))
-			continue;
-		*ps->link = bpf_program__attach_trace(*ps->prog);
-		if (!*ps->link) {
-			sched_err("attaching %s: %s", ps->name,
-				  strerror(errno));
-			return 1;
+			if (hook != !pass || !p->load)
+				continue;
+			fd = bpf_link_create(t->bpf.prog_fds[i], 0,
+					     hook ? t->btf.attach_type :
+						    BPF_TRACE_RAW_TP,
+					     NULL);
+			if (fd < 0) {
+				sched_err("attaching %s: %s", p->name,
+					  strerror(errno));
+				return 1;
+			}
+			t->bpf.link_fds[i] = fd;
 		}
-	}
-	err = bpf_object__attach_skeleton(s);
-	if (err) {
-		sched_err("attaching BPF programs: %s", strerror(-err));
-		return 1;
 	}
 	return 0;
 }
 
-static int skel_add_tree(void *ctx, pid_t pid)
+static int bpf_add_tree(void *ctx, pid_t pid)
 {
-	struct bpf_object_skeleton *s = ctx;
-	struct bpf_map *tree =
-		bpf_object__find_map_by_name(*s->obj, "tree_pids");
+	int fd = map_fd(ctx, "tree_pids");
 	__u32 key = pid;
 	__u8 one = 1;
 
-	if (!tree || bpf_map__update_elem(tree, &key, sizeof(key), &one,
-					  sizeof(one), BPF_ANY)) {
+	if (fd < 0 || bpf_map_update_elem(fd, &key, &one, BPF_ANY)) {
 		sched_err("adding pid %d to the targets: %s", pid,
-			  strerror(tree ? errno : ENOENT));
+			  strerror(fd < 0 ? ENOENT : errno));
 		return 1;
 	}
 	return 0;
 }
 
-static void skel_drop_pid(void *ctx, pid_t tgid)
+static void bpf_drop_pid(void *ctx, pid_t tgid)
 {
-	struct bpf_object_skeleton *s = ctx;
-	struct bpf_map *map =
-		bpf_object__find_map_by_name(*s->obj, "target_tgids");
+	int fd = map_fd(ctx, "target_tgids");
 	__u32 key = tgid;
 
-	if (map)
-		bpf_map__delete_elem(map, &key, sizeof(key), 0);
-}
-
-/*
- * counters[] of the BPF object (bpf/common.bpf.h), where libbpf maps the
- * object's .bss into our memory, or NULL: found by name in the section's
- * BTF, so that other zero-initialised globals may share the section.
- */
-static const struct schedbpf_percpu *skel_counters(struct bpf_object *obj)
-{
-	struct bpf_map *map = bpf_object__find_map_by_name(obj, ".bss");
-	const struct btf *btf = bpf_object__btf(obj);
-	const struct btf_var_secinfo *vs;
-	const struct btf_type *sec;
-	size_t size = 0;
-	const char *data;
-	int i;
-
-	if (!map || !btf ||
-	    !(data = bpf_map__initial_value(map, &size)) ||
-	    !(sec = btf__type_by_id(btf, bpf_map__btf_value_type_id(map))) ||
-	    !btf_is_datasec(sec))
-		return NULL;
-	vs = btf_var_secinfos(sec);
-	for (i = 0; i < btf_vlen(sec); i++, vs++) {
-		const struct btf_type *var = btf__type_by_id(btf, vs->type);
-
-		if (!var ||
-		    strcmp(btf__name_by_offset(btf, var->name_off), "counters"))
-			continue;
-		if (vs->size != SCHEDBPF_MAX_CPUS *
-					sizeof(struct schedbpf_percpu) ||
-		    vs->offset + vs->size > size)
-			return NULL;
-		return (const void *)(data + vs->offset);
-	}
-	return NULL;
+	if (fd >= 0)
+		bpf_map_delete_elem(fd, &key);
 }
 
 /*
@@ -355,16 +472,13 @@ static const struct schedbpf_percpu *skel_counters(struct bpf_object *obj)
  * counters[], read in our memory: no system call. Each count is one
  * aligned 8-byte word, read whole while the programs add to it.
  */
-static int skel_read(void *ctx, __u64 *stats, __u64 *hist)
+static int bpf_read(void *ctx, __u64 *stats, __u64 *hist)
 {
-	struct bpf_object_skeleton *s = ctx;
-	const struct schedbpf_percpu *v = skel_counters(*s->obj);
+	struct sched_tool *t = ctx;
+	const struct schedbpf_percpu *v =
+		(const void *)((char *)t->bpf.bss + t->bpf.desc->counters_off);
 	int ncpus = libbpf_num_possible_cpus(), cpu, i;
 
-	if (!v) {
-		sched_err("BPF object lacks its counters (counters[] in .bss)");
-		return 1;
-	}
 	if (ncpus < 0 || ncpus > SCHEDBPF_MAX_CPUS)
 		ncpus = SCHEDBPF_MAX_CPUS;
 	memset(stats, 0, SCHEDBPF_NR_STATS * sizeof(*stats));
@@ -381,13 +495,13 @@ static int skel_read(void *ctx, __u64 *stats, __u64 *hist)
 	return 0;
 }
 
-struct sched_backend sched_skel_backend(struct bpf_object_skeleton *s)
+struct sched_backend sched_bpf_backend(struct sched_tool *t)
 {
 	return (struct sched_backend){
-		.ctx = s,
-		.add_tree = skel_add_tree,
-		.drop_pid = skel_drop_pid,
-		.attach = skel_attach,
-		.read = skel_read,
+		.ctx = t,
+		.add_tree = bpf_add_tree,
+		.drop_pid = bpf_drop_pid,
+		.attach = bpf_attach,
+		.read = bpf_read,
 	};
 }

@@ -95,7 +95,8 @@ static const struct argp_option common_options[] = {
 	  "Attach the same hooks but leave every decision to CFS; count what "
 	  "the policy would have done." },
 	{ "verbose", OPT_VERBOSE, 0, 0,
-	  "Show libbpf's debug output (its warnings are always shown)." },
+	  "Say what the tool found and did: the kernel's BTF, the time to "
+	  "attach, and the verifier's log of a program it refused." },
 	{},
 };
 
@@ -330,7 +331,6 @@ void sched_tool_parse(struct sched_tool *t, int argc, char **argv)
 	t->opts.observe = SCHEDBPF_OBSERVE_COUNTS;
 	for (i = 0; i < SCHEDBPF_MAX_PIDS; i++)
 		t->opts.pidfds[i] = -1;
-	t->handler_id = -1;
 	sched_argp_parse(t->name, &argp, t, true, argc, argv);
 	report_libbpf(t->opts.verbose);
 }

@@ -14,8 +14,6 @@
 
 #define HIST_WIDTH 40
 #define NR_PERCENTILES 3
-/* libbpf's warnings held during a load, enough for a verifier message */
-#define LIBBPF_HELD_MAX 8192
 /* per hook: calls, targets, suppressed, forced */
 #define STATS_PER_HOOK (STAT_WAKEUP_CALLS - STAT_TICK_CALLS)
 
@@ -58,46 +56,13 @@ void sched_usage_error(const char *fmt, ...)
 	exit(2);
 }
 
-/*
- * A failed load or attach says why only in libbpf's warnings, so those are
- * shown (as libbpf-tools do); its info and debug lines need -v. While a
- * load is held (report_libbpf_hold()), warnings wait, so that a failure
- * our own line explains in full (no permission) stays one line.
- */
-static char held[LIBBPF_HELD_MAX];
-static size_t held_len;
-static bool holding;
-
+/* libbpf's warnings are shown; its info and debug lines need -v. */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
-	int n;
-
 	if (level != LIBBPF_WARN && !libbpf_verbose)
 		return 0;
-	if (!holding || libbpf_verbose)
-		return vfprintf(stderr, fmt, ap);
-	n = vsnprintf(held + held_len, sizeof(held) - held_len, fmt, ap);
-	if (n > 0)
-		held_len += (size_t)n < sizeof(held) - held_len ?
-				    (size_t)n :
-				    sizeof(held) - held_len - 1;
-	return n;
-}
-
-void report_libbpf_hold(void)
-{
-	holding = true;
-	held_len = 0;
-}
-
-void report_libbpf_release(bool show)
-{
-	if (show && held_len)
-		fputs(held, stderr);
-	holding = false;
-	held_len = 0;
-	held[0] = '\0';
+	return vfprintf(stderr, fmt, ap);
 }
 
 void report_libbpf(bool verbose)

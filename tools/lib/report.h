@@ -67,10 +67,6 @@ void sched_usage_error(const char *fmt, ...)
 /* libbpf's output: warnings always, the rest with verbose. */
 void report_libbpf(bool verbose);
 
-/* Hold libbpf's warnings, then print them (show) or drop them. */
-void report_libbpf_hold(void);
-void report_libbpf_release(bool show);
-
 /* What one run has printed so far, and where. */
 struct report {
 	const struct sched_tool *t;

@@ -4,9 +4,10 @@
  * module each:
  *
  *	options.c   sched_tool_parse()   common + tool options, targets
- *	load.c      sched_tool_init()    BTF, libbpf's sched/ handler
- *	            sched_tool_load()    the tool's skeleton opened, its
- *	                                 hooks resolved, loaded, -p targets
+ *	load.c      sched_tool_init()    the kernel's BTF: types, hooks
+ *	            sched_tool_load()    the tool's loader patched for them
+ *	                                 and run, its counters mapped, -p
+ *	                                 targets
  *	run.c       sched_run()          attach, CMD, the loop, signals
  *	report.c    report_*()           every line the tool prints
  *
@@ -29,6 +30,7 @@
 #include "btf.h"
 #include "cgroup.h"
 #include "launch.h"
+#include "loader.h"
 #include "util.h"
 #include "report.h"
 #include "schedbpf.h"
@@ -86,17 +88,22 @@ struct sched_tool {
 	/* the tool's knobs, ended by { NULL } */
 	const struct sched_setting *settings;
 	/*
-	 * Opens the tool's skeleton and fills its rodata: cfg_common = *cfg
-	 * and the tool's own cfg_*. Returns its bpf_object_skeleton, or NULL
-	 * with errno set. destroy() destroys it (detaching everything).
+	 * The tool's BPF object (build/skel/NAME.loader.h). Its .rodata
+	 * has cfg_common and, for each setting, cfg_<key>, which the library
+	 * fills in.
 	 */
-	struct bpf_object_skeleton *(*open)(const struct schedbpf_cfg *cfg);
-	void (*destroy)(void);
+	const struct loader_desc *loader;
 
 	/* set by the library */
 	struct sched_opts opts;
 	struct sched_btf btf;
-	int handler_id;
+	/* the loaded object: its fds, and its .bss mapped */
+	struct {
+		const struct loader_desc *desc;
+		int *map_fds, *prog_fds, *link_fds;
+		void *bss;
+		size_t bss_len;
+	} bpf;
 	/* the tool dies of this signal once it has cleaned up (0: exits) */
 	int die_signal;
 	/* the signal mask the tool started with (sched_block_signals()) */
@@ -143,7 +150,7 @@ static inline const struct sched_opts *sched_state_opts(struct argp_state *s)
 
 int sched_tool_init(struct sched_tool *t);
 struct schedbpf_cfg sched_tool_cfg(const struct sched_tool *t);
-int sched_tool_load(struct sched_tool *t, struct bpf_object_skeleton *s);
+int sched_tool_load(struct sched_tool *t, const struct loader_desc *d);
 void sched_tool_fini(struct sched_tool *t);
 
 /*
@@ -162,8 +169,8 @@ struct sched_backend {
 	int (*read)(void *ctx, __u64 *stats, __u64 *hist);
 };
 
-/* The backend of a loaded skeleton. */
-struct sched_backend sched_skel_backend(struct bpf_object_skeleton *s);
+/* The backend of the tool's loaded object. */
+struct sched_backend sched_bpf_backend(struct sched_tool *t);
 
 /* --- run.c --------------------------------------------------------------- */
 
