@@ -170,11 +170,10 @@ static int retarget_cpw(struct schedtest_bpf *skel)
 {
 	struct sched_btf sb;
 	const char *fn;
-	char err[256];
 	int ret = -1;
 
-	if (sched_btf_load(&sb, NULL, err, sizeof(err))) {
-		fprintf(stderr, "schedtest: %s\n", err);
+	if (sched_btf_read(&sb, NULL)) {
+		fprintf(stderr, "schedtest: cannot read " KERNEL_BTF_PATH "\n");
 		return -1;
 	}
 	fn = sched_btf_func(&sb, "check_preempt_wakeup");

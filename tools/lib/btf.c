@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The few names the tools need from the kernel's BTF, found in one walk
- * over its raw type records, not with libbpf's btf__parse(). libbpf parses
- * the same BTF again to load the programs (CO-RE, attach targets); a parse
- * of our own as well, which copies the BTF, indexes and validates every
- * type, and then searched the index once per name, only to find two enums
- * and three function names. The walk steps over each record (a few
- * instructions a type) and keeps the bpf_sched_* functions it passes. It
- * took 12 to 16 ms off every tool's start-up in the VM (6.1, icount, 5
- * starts each: no-preempt at none 167 -> 154 ms, boost-wakeup at full
- * 251 -> 236), and on this host it halves the step (20 -> 10 ms, most of
- * what is left the kernel's 4 KiB reads of /sys/kernel/btf/vmlinux).
+ * The few names the tools need from the kernel's BTF, found without
+ * holding it: sched_btf_load() reads the string section, then the type
+ * records, through a buffer of 64 KiB, and keeps the offsets of the names
+ * it wants, then the enums' values and the bpf_sched_* functions' ids. The
+ * BTF is 4 MB and more (a distribution kernel's, more still), and a tool's
+ * peak memory was mostly its copies of it. sched_btf_read() reads all of
+ * it, for sched_btf_find() and sched_btf_func(), by name, one walk over
+ * the type records each (tests/kernel's schedtest).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -140,26 +137,20 @@ static const char *str_at(const struct sched_btf *sb, __u32 off)
 }
 
 /*
- * Walks the type records once. With name, stops at the first type of kind
- * named so and returns its id, with *tp its record. Without name, collects
- * into sb what sched_btf_load() wants: the enums bpf_prog_type and
- * bpf_attach_type (the first of each name) and every function named
- * bpf_sched_*, and returns 0. -ENOENT if name is not found; -EPROTO if a
- * record is cut short or of a kind this walk does not know (it cannot
- * step over it).
+ * Walks the type records of a BTF read whole until the first type of kind
+ * named name: its id, with *tp its record. -ENOENT if there is none;
+ * -EPROTO if a record is cut short or of a kind this walk does not know
+ * (it cannot step over it).
  */
-static int walk(struct sched_btf *sb, int kind, const char *name,
+static int walk(const struct sched_btf *sb, int kind, const char *name,
 		const struct btf_type **tp)
 {
-	const size_t plen = strlen(SCHED_HOOK_PREFIX);
 	const char *p = sb->types;
 	int id;
 
 	for (id = 1; p < sb->types_end; id++) {
 		const struct btf_type *t = (const void *)p;
-		const char *tname;
 		long extra;
-		int k;
 
 		if ((size_t)(sb->types_end - p) < sizeof(*t))
 			return -EPROTO;
@@ -168,52 +159,262 @@ static int walk(struct sched_btf *sb, int kind, const char *name,
 		    (size_t)(sb->types_end - p) < sizeof(*t) + extra)
 			return -EPROTO;
 		p += sizeof(*t) + extra;
-		k = BTF_INFO_KIND(t->info);
-		if (name) {
-			if (k == kind && !strcmp(str_at(sb, t->name_off), name)) {
-				*tp = t;
-				return id;
-			}
+		if ((int)BTF_INFO_KIND(t->info) == kind &&
+		    !strcmp(str_at(sb, t->name_off), name)) {
+			*tp = t;
+			return id;
+		}
+	}
+	return -ENOENT;
+}
+
+/* --- sched_btf_load(): one pass over each section, 64 KiB at a time ----- */
+
+#define STREAM_CHUNK (64 << 10)
+
+/* A section of the file, read forward through buf. */
+struct stream {
+	int fd;
+	char *buf;
+	size_t cap;
+	/* buf[pos, end) is read and not yet consumed */
+	size_t pos, end;
+	/* the file's offset of buf[end], and the section's bytes after it */
+	off_t off;
+	size_t left;
+};
+
+/*
+ * Makes n bytes available at s->buf + s->pos: 0; -EPROTO if the section
+ * (or the file) ends first; or -errno.
+ */
+static int stream_need(struct stream *s, size_t n)
+{
+	size_t have = s->end - s->pos;
+	ssize_t got;
+
+	if (have >= n)
+		return 0;
+	if (have + s->left < n)
+		return -EPROTO;
+	memmove(s->buf, s->buf + s->pos, have);
+	s->pos = 0;
+	s->end = have;
+	if (n > s->cap) {
+		size_t cap = n + STREAM_CHUNK;
+		char *more = realloc(s->buf, cap);
+
+		if (!more)
+			return -ENOMEM;
+		s->buf = more;
+		s->cap = cap;
+	}
+	while (s->end < n) {
+		size_t want = s->cap - s->end < s->left ? s->cap - s->end :
+							  s->left;
+
+		got = pread(s->fd, s->buf + s->end, want, s->off);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -errno;
+		if (got == 0)
+			return -EPROTO;
+		s->end += got;
+		s->off += got;
+		s->left -= got;
+	}
+	return 0;
+}
+
+static void stream_start(struct stream *s, off_t off, size_t len)
+{
+	s->pos = s->end = 0;
+	s->off = off;
+	s->left = len;
+}
+
+/* What the string pass looks for, by the offsets it finds them at. */
+enum { NAME_PROG_ENUM, NAME_ATTACH_ENUM, NAME_PROG, NAME_ATTACH, NR_NAMES };
+
+static const char *const wanted[NR_NAMES] = {
+	[NAME_PROG_ENUM] = "bpf_prog_type",
+	[NAME_ATTACH_ENUM] = "bpf_attach_type",
+	[NAME_PROG] = SCHED_PROG_TYPE_NAME,
+	[NAME_ATTACH] = SCHED_ATTACH_TYPE_NAME,
+};
+
+struct scan {
+	/* each wanted name's offset, 0 if absent ("" is at 0) */
+	__u32 off[NR_NAMES];
+	/* the offsets of the bpf_sched_* names kept in sb->hooks */
+	__u32 hook_off[SCHED_BTF_MAX_HOOKS];
+	/* whether the first enum of each name has been seen */
+	bool seen_prog, seen_attach;
+};
+
+/*
+ * The string section: every string's offset compared with the wanted
+ * names; the bpf_sched_* ones copied into sb->hooks (id 0 until the type
+ * pass finds a function of that name).
+ */
+static int scan_strings(struct stream *s, struct sched_btf *sb,
+			struct scan *sc, size_t len)
+{
+	const size_t plen = strlen(SCHED_HOOK_PREFIX);
+	size_t at = 0;
+	int i, ret;
+
+	while (at < len) {
+		const char *str, *nul;
+		size_t n;
+
+		nul = memchr(s->buf + s->pos, '\0', s->end - s->pos);
+		if (!nul) {
+			/* the string's end is in what is not read yet */
+			ret = stream_need(s, s->end - s->pos + 1);
+			if (ret)
+				return ret;
 			continue;
 		}
-		if (k == BTF_KIND_ENUM) {
-			tname = str_at(sb, t->name_off);
-			if (!sb->prog_type_enum && !strcmp(tname, "bpf_prog_type"))
-				sb->prog_type_enum = t;
-			else if (!sb->attach_type_enum &&
-				 !strcmp(tname, "bpf_attach_type"))
-				sb->attach_type_enum = t;
-		} else if (k == BTF_KIND_FUNC) {
-			tname = str_at(sb, t->name_off);
-			if (strncmp(tname, SCHED_HOOK_PREFIX, plen))
-				continue;
+		str = s->buf + s->pos;
+		n = nul - str + 1;
+		for (i = 0; i < NR_NAMES; i++) {
+			if (!sc->off[i] && !strcmp(str, wanted[i]))
+				sc->off[i] = at;
+		}
+		if (!strncmp(str, SCHED_HOOK_PREFIX, plen) &&
+		    n <= sizeof(sb->hooks[0].name)) {
 			if (sb->nr_hooks < SCHED_BTF_MAX_HOOKS) {
-				sb->hooks[sb->nr_hooks].id = id;
-				sb->hooks[sb->nr_hooks].name = tname;
+				sc->hook_off[sb->nr_hooks] = at;
+				memcpy(sb->hooks[sb->nr_hooks].name, str, n);
 			}
 			sb->nr_hooks++;
 		}
+		s->pos += n;
+		at += n;
 	}
-	if (!name)
-		sb->nr_types = id - 1;
-	return name ? -ENOENT : 0;
+	return 0;
 }
 
-/* Value of enumerator name in enum t, or -ENOENT. */
-static int enum_value(const struct sched_btf *sb, const struct btf_type *t,
-		      const char *name)
+/* Value of the enumerator at name_off in enum t, or -ENOENT. */
+static int enum_value(const struct btf_type *t, __u32 name_off)
 {
-	const struct btf_enum *e;
+	const struct btf_enum *e = (const void *)(t + 1);
 	int i;
 
-	if (!t)
-		return -ENOENT;
-	e = (const void *)(t + 1);
-	for (i = 0; i < (int)BTF_INFO_VLEN(t->info); i++, e++) {
-		if (!strcmp(str_at(sb, e->name_off), name))
+	for (i = 0; name_off && i < (int)BTF_INFO_VLEN(t->info); i++, e++) {
+		if (e->name_off == name_off)
 			return e->val;
 	}
 	return -ENOENT;
+}
+
+/*
+ * The type section: the two enums' values (of the first enum of each
+ * name), and the ids of the functions whose names the string pass kept.
+ */
+static int scan_types(struct stream *s, struct sched_btf *sb,
+		      struct scan *sc)
+{
+	int id, i, nr = sb->nr_hooks < SCHED_BTF_MAX_HOOKS ?
+				sb->nr_hooks :
+				SCHED_BTF_MAX_HOOKS;
+	int ret;
+
+	for (id = 1; s->end > s->pos || s->left; id++) {
+		const struct btf_type *t;
+		long extra;
+		int k;
+
+		ret = stream_need(s, sizeof(*t));
+		if (ret)
+			return ret;
+		t = (const void *)(s->buf + s->pos);
+		extra = extra_size(t);
+		if (extra < 0)
+			return -EPROTO;
+		ret = stream_need(s, sizeof(*t) + extra);
+		if (ret)
+			return ret;
+		t = (const void *)(s->buf + s->pos);
+		k = BTF_INFO_KIND(t->info);
+		if (k == BTF_KIND_ENUM && t->name_off &&
+		    t->name_off == sc->off[NAME_PROG_ENUM] && !sc->seen_prog) {
+			sc->seen_prog = true;
+			sb->prog_type = enum_value(t, sc->off[NAME_PROG]);
+		} else if (k == BTF_KIND_ENUM && t->name_off &&
+			   t->name_off == sc->off[NAME_ATTACH_ENUM] &&
+			   !sc->seen_attach) {
+			sc->seen_attach = true;
+			sb->attach_type = enum_value(t, sc->off[NAME_ATTACH]);
+		} else if (k == BTF_KIND_FUNC) {
+			for (i = 0; i < nr; i++) {
+				if (sc->hook_off[i] == t->name_off &&
+				    !sb->hooks[i].id)
+					sb->hooks[i].id = id;
+			}
+		}
+		s->pos += sizeof(*t) + extra;
+	}
+	sb->nr_types = id - 1;
+	return 0;
+}
+
+/*
+ * The header, the strings, then the types, of the BTF at path; sb->hooks
+ * then keeps the functions among the bpf_sched_* names, in the strings'
+ * order. 0 or -errno (-EPROTO: not BTF, or of a newer format).
+ */
+static int scan(struct sched_btf *sb, const char *path)
+{
+	struct stream s = { .cap = STREAM_CHUNK };
+	struct scan sc = {};
+	struct btf_header h;
+	struct stat st;
+	size_t tend, send;
+	int i, n, ret;
+
+	sb->prog_type = sb->attach_type = -ENOENT;
+	s.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s.fd < 0)
+		return -errno;
+	s.buf = malloc(s.cap);
+	ret = s.buf ? 0 : -ENOMEM;
+	if (!ret) {
+		stream_start(&s, 0, sizeof(h));
+		ret = stream_need(&s, sizeof(h));
+	}
+	if (!ret) {
+		memcpy(&h, s.buf, sizeof(h));
+		tend = (size_t)h.hdr_len + h.type_off + h.type_len;
+		send = (size_t)h.hdr_len + h.str_off + h.str_len;
+		/* sysfs states the BTF's size: a section past it is no BTF */
+		if (h.magic != BTF_MAGIC || h.hdr_len < sizeof(h) ||
+		    !h.str_len ||
+		    (fstat(s.fd, &st) == 0 && st.st_size > 0 &&
+		     (tend > (size_t)st.st_size || send > (size_t)st.st_size)))
+			ret = -EPROTO;
+	}
+	if (!ret) {
+		stream_start(&s, h.hdr_len + h.str_off, h.str_len);
+		ret = scan_strings(&s, sb, &sc, h.str_len);
+	}
+	if (!ret) {
+		stream_start(&s, h.hdr_len + h.type_off, h.type_len);
+		ret = scan_types(&s, sb, &sc);
+	}
+	free(s.buf);
+	close(s.fd);
+	/* the names that are no function's go */
+	n = sb->nr_hooks < SCHED_BTF_MAX_HOOKS ? sb->nr_hooks :
+						 SCHED_BTF_MAX_HOOKS;
+	sb->nr_hooks = 0;
+	for (i = 0; !ret && i < n; i++) {
+		if (sb->hooks[i].id)
+			sb->hooks[sb->nr_hooks++] = sb->hooks[i];
+	}
+	return ret;
 }
 
 int sched_btf_read(struct sched_btf *sb, const char *path)
@@ -233,19 +434,13 @@ int sched_btf_load(struct sched_btf *sb, const char *path, char *err,
 	const char *file = path ? path : KERNEL_BTF_PATH;
 	int ret;
 
-	ret = sched_btf_read(sb, path);
-	if (!ret && (ret = walk(sb, 0, NULL, NULL)))
-		sched_btf_free(sb);
-	if (!ret) {
-		sb->prog_type = enum_value(sb, sb->prog_type_enum,
-					   SCHED_PROG_TYPE_NAME);
-		sb->attach_type = enum_value(sb, sb->attach_type_enum,
-					     SCHED_ATTACH_TYPE_NAME);
-	}
+	memset(sb, 0, sizeof(*sb));
+	ret = scan(sb, file);
 	if (ret) {
 		snprintf(err, errlen, "cannot read kernel BTF %s: %s", file,
 			 ret == -EPROTO ? "not BTF, or of a newer format" :
 					  strerror(-ret));
+		sched_btf_free(sb);
 		return ret;
 	}
 	if (sb->prog_type < 0 || sb->attach_type < 0) {
@@ -274,18 +469,12 @@ static bool has_func(const struct sched_btf *sb, const char *func)
 
 int sched_btf_hook(const struct sched_btf *sb, const char *hook)
 {
-	char name[128];
-	int i, id;
+	char name[sizeof(sb->hooks[0].name)];
+	int i;
 
-	if (!sb->data ||
-	    snprintf(name, sizeof(name), SCHED_HOOK_PREFIX "%s", hook) >=
-		    (int)sizeof(name))
+	if (snprintf(name, sizeof(name), SCHED_HOOK_PREFIX "%s", hook) >=
+	    (int)sizeof(name))
 		return -ENOENT;
-	if (sb->nr_hooks > SCHED_BTF_MAX_HOOKS) {
-		id = sched_btf_find(sb, BTF_KIND_FUNC, name);
-		return id < 0 ? -ENOENT : id;
-	}
-	/* the walk of sched_btf_load() found every bpf_sched_* function */
 	for (i = 0; i < sb->nr_hooks; i++) {
 		if (!strcmp(sb->hooks[i].name, name))
 			return sb->hooks[i].id;
@@ -322,6 +511,4 @@ void sched_btf_free(struct sched_btf *sb)
 	sb->data = NULL;
 	sb->types = sb->types_end = sb->strs = NULL;
 	sb->size = sb->str_len = 0;
-	sb->prog_type_enum = sb->attach_type_enum = NULL;
-	sb->nr_hooks = 0;
 }

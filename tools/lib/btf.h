@@ -17,55 +17,63 @@
 #define SCHED_HOOK_PREFIX "bpf_sched_"
 #define SCHED_SEC_PREFIX "sched/"
 
-/* bpf_sched_* functions: 6.1's series has 3 hooks and 5 kfuncs */
-#define SCHED_BTF_MAX_HOOKS 16
+/*
+ * bpf_sched_* names kept by sched_btf_load() (more are not looked at):
+ * 6.1's kernel has 21 such functions, the series' 3 hooks and 5 kfuncs
+ * among them
+ */
+#define SCHED_BTF_MAX_HOOKS 128
 
 struct btf_type;
 
 struct sched_btf {
-	/* the raw BTF, read by sched_btf_load(), until sched_btf_free() */
+	/* the raw BTF, read by sched_btf_read(), until sched_btf_free() */
 	void *data;
 	size_t size;
 	const char *types, *types_end, *strs;
 	size_t str_len;
-	/* what sched_btf_load()'s walk found: the two enums */
-	const struct btf_type *prog_type_enum, *attach_type_enum;
-	/* and the functions named bpf_sched_* (more than fit: nr_hooks) */
+	/*
+	 * What sched_btf_load() found, kept after sched_btf_free(): the
+	 * functions named bpf_sched_*, how many types it stepped over, and
+	 * both enum values
+	 */
 	struct {
 		int id;
-		const char *name;
+		char name[48];
 	} hooks[SCHED_BTF_MAX_HOOKS];
 	int nr_hooks;
-	/* kept after sched_btf_free(): how many types the walk stepped over */
 	int nr_types;
 	int prog_type;
 	int attach_type;
 };
 
 /*
- * Reads the raw BTF at path (the running kernel's when NULL) and both enum
- * values from it. Returns 0; -ENOENT when either is missing (err names
+ * Reads the BTF at path (the running kernel's when NULL) a piece at a
+ * time, without keeping it, for both enum values and the bpf_sched_*
+ * functions. Returns 0; -ENOENT when either value is missing (err names
  * which); or another -errno when the BTF cannot be read (-EPROTO: not BTF,
- * or a type kind newer than this code), and then holds nothing.
+ * or a type kind newer than this code). Names of strings that repeat
+ * (pahole and libbpf write each once) are looked up at their first.
  */
 int sched_btf_load(struct sched_btf *sb, const char *path, char *err,
 		   size_t errlen);
 
 /*
- * Reads the raw BTF at path (the running kernel's when NULL) and checks
- * its header: 0, or -errno (-EPROTO: not BTF), and then holds nothing.
+ * Reads all of the raw BTF at path (the running kernel's when NULL), for
+ * sched_btf_find() and sched_btf_func(), and checks its header: 0, or
+ * -errno (-EPROTO: not BTF), and then holds nothing.
  */
 int sched_btf_read(struct sched_btf *sb, const char *path);
 
 /*
- * Type id of the first type of kind (BTF_KIND_*) named name in sb's BTF
- * (the id libbpf's btf__find_by_name_kind() gives); -ENOENT if there is
- * none; -EPROTO if a record is cut short or of a kind newer than this
- * code, which it cannot step over.
+ * Type id of the first type of kind (BTF_KIND_*) named name in the BTF
+ * sched_btf_read() read (the id libbpf's btf__find_by_name_kind() gives);
+ * -ENOENT if there is none, or no BTF read; -EPROTO if a record is cut
+ * short or of a kind newer than this code, which it cannot step over.
  */
 int sched_btf_find(const struct sched_btf *sb, int kind, const char *name);
 
-/* BTF id of the function bpf_sched_<hook>, or -ENOENT. */
+/* BTF id of the function bpf_sched_<hook> sched_btf_load() found, or -ENOENT. */
 int sched_btf_hook(const struct sched_btf *sb, const char *hook);
 
 /*

@@ -343,8 +343,6 @@ int sched_tool_load(struct sched_tool *t, const struct loader_desc *d)
 	for (i = 0; i < d->nr_progs; i++)
 		t->bpf.prog_fds[i] = t->bpf.link_fds[i] = -1;
 	data = loader_data(t);
-	/* the hooks' ids are in the data: the kernel's BTF goes */
-	sched_btf_free(&t->btf);
 	if (!data)
 		return 1;
 	rodata = loader_rodata(t);
