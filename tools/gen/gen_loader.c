@@ -100,12 +100,13 @@ static int find_attr(const void *data, size_t sz, int idx, const char *name)
  * the verifier sees a plain number ("R1 type=scalar expected=percpu_ptr_").
  * Later libbpf copies the two in the other order. So do we: each such
  * sequence has its two copies (6 instructions each: ldimm64 of the
- * source, load, ldimm64 of the destination, store) swapped. Returns how
- * many it swapped.
+ * source, load, ldimm64 of the destination, store) swapped where the id
+ * comes first, and left where a later libbpf wrote the fd first. Returns
+ * how many it swapped.
  */
 static int fix_ksym_copies(struct bpf_insn *insns, int cnt)
 {
-	const int copy = 6;
+	const int copy = 6, next = sizeof(*insns);
 	struct bpf_insn tmp[6];
 	int i, n = 0;
 
@@ -120,14 +121,22 @@ static int fix_ksym_copies(struct bpf_insn *insns, int cnt)
 		    jne[2].code != (BPF_ALU | BPF_AND | BPF_K) ||
 		    jne[3].code != (BPF_STX | BPF_MEM | BPF_B))
 			continue;
-		/* the copies: ldimm64 r2; r0 = *(u32 *)r2; ldimm64 r1; *(u32 *)r1 = r0 */
+		/*
+		 * the copies: ldimm64 r2 = source; r0 = *(u32 *)r2;
+		 * ldimm64 r1 = destination (the use's imm, or its next
+		 * instruction's, 8 bytes on); *(u32 *)r1 = r0
+		 */
 		if (first[0].code != (BPF_LD | BPF_IMM | BPF_DW) ||
 		    first[2].code != (BPF_LDX | BPF_MEM | BPF_W) ||
 		    first[copy].code != (BPF_LD | BPF_IMM | BPF_DW) ||
-		    first[copy + 2].code != (BPF_LDX | BPF_MEM | BPF_W) ||
-		    first[copy + 4].imm != first[4].imm + (int)sizeof(*insns))
+		    first[copy + 2].code != (BPF_LDX | BPF_MEM | BPF_W))
 			die("%s",
-			    "a typed ksym's copy is not as libbpf 1.1 writes it");
+			    "a typed ksym's copy is not as libbpf writes it");
+		if (first[4].imm == first[copy + 4].imm + next)
+			continue; /* the fd first: a libbpf that is right */
+		if (first[copy + 4].imm != first[4].imm + next)
+			die("%s",
+			    "a typed ksym's copy is not as libbpf writes it");
 		memcpy(tmp, first, sizeof(tmp));
 		memcpy(first, first + copy, sizeof(tmp));
 		memcpy(first + copy, tmp, sizeof(tmp));
