@@ -5,9 +5,9 @@
 # loader gen-loader recorded with only its own registration knowing
 # sched/), and built by tests/libbpf/Makefile against the patched static
 # libbpf (build/tests/libbpf/tools/bin/no-preempt, where libbpf knows
-# sched/ too and gen-loader's handler takes precedence). Each wraps the same workload,
-# two spinners sharing a CPU, and must attach, see its targets at the
-# tick, and exit with the workload's status.
+# sched/ too and gen-loader's handler takes precedence). Each wraps the
+# same workload, two spinners sharing a CPU, and must attach, see its
+# targets at the tick, and exit with the workload's status.
 . "$(dirname "$0")/lib.sh"
 
 kernel_has_sched_bpf ||

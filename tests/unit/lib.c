@@ -503,10 +503,9 @@ static void test_btf_host(void)
 static void test_btf(void)
 {
 	struct sched_btf sb = {};
+	struct btf *vmlinux = btf__load_vmlinux_btf();
 	char err[PATH_MAX + 64] = "";
 	int ret;
-
-	struct btf *vmlinux = btf__load_vmlinux_btf();
 
 	ret = sched_btf_load(&sb, NULL, err, sizeof(err));
 	if (ret == 0 || !vmlinux) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * gen-loader OBJ NAME: writes to stdout the light skeleton of the BPF object
- * OBJ, a struct loader_desc named NAME_loader (tools/lib/loader.h says
- * what it is and why). Run at build time, with the build's libbpf; it
+ * gen-loader OBJ NAME: writes to stdout the light skeletons of the BPF
+ * object OBJ, two struct loader_desc (tools/lib/loader.h says what they
+ * are and why): NAME_loader, which loads every program, and
+ * NAME_policy_loader, its .policy, which loads all but the observers. Run at build time, with the build's libbpf; it
  * needs no BPF and no scheduler hooks: libbpf records the loader without
  * loading anything.
  *

@@ -68,21 +68,28 @@ static int read_all(struct sched_btf *sb, const char *path)
 }
 
 /*
+ * Whether h is a BTF header whose sections lie within size bytes (size 0:
+ * not known, as for a file that does not state it).
+ */
+static bool header_ok(const struct btf_header *h, size_t size)
+{
+	size_t tend = (size_t)h->hdr_len + h->type_off + h->type_len;
+	size_t send = (size_t)h->hdr_len + h->str_off + h->str_len;
+
+	return h->magic == BTF_MAGIC && h->hdr_len >= sizeof(*h) &&
+	       h->str_len && (!size || (tend <= size && send <= size));
+}
+
+/*
  * Checks the header and that the string section ends in a NUL, and sets
  * sb->types, ->types_end and ->strs. 0, or -EPROTO.
  */
 static int check_header(struct sched_btf *sb)
 {
 	const struct btf_header *h = sb->data;
-	size_t tend, send;
 
-	if (sb->size < sizeof(*h) || h->magic != BTF_MAGIC ||
-	    h->hdr_len < sizeof(*h) || h->hdr_len > sb->size)
-		return -EPROTO;
-	tend = (size_t)h->hdr_len + h->type_off + h->type_len;
-	send = (size_t)h->hdr_len + h->str_off + h->str_len;
-	if (tend > sb->size || send > sb->size || !h->str_len ||
-	    ((const char *)sb->data)[send - 1])
+	if (sb->size < sizeof(*h) || !header_ok(h, sb->size) ||
+	    ((const char *)sb->data)[h->hdr_len + h->str_off + h->str_len - 1])
 		return -EPROTO;
 	sb->types = (const char *)sb->data + h->hdr_len + h->type_off;
 	sb->types_end = sb->types + h->type_len;
@@ -372,7 +379,6 @@ static int scan(struct sched_btf *sb, const char *path)
 	struct scan sc = {};
 	struct btf_header h;
 	struct stat st;
-	size_t tend, send;
 	int i, n, ret;
 
 	sb->prog_type = sb->attach_type = -ENOENT;
@@ -387,13 +393,10 @@ static int scan(struct sched_btf *sb, const char *path)
 	}
 	if (!ret) {
 		memcpy(&h, s.buf, sizeof(h));
-		tend = (size_t)h.hdr_len + h.type_off + h.type_len;
-		send = (size_t)h.hdr_len + h.str_off + h.str_len;
 		/* sysfs states the BTF's size: a section past it is no BTF */
-		if (h.magic != BTF_MAGIC || h.hdr_len < sizeof(h) ||
-		    !h.str_len ||
-		    (fstat(s.fd, &st) == 0 && st.st_size > 0 &&
-		     (tend > (size_t)st.st_size || send > (size_t)st.st_size)))
+		if (!header_ok(&h, fstat(s.fd, &st) == 0 && st.st_size > 0 ?
+					   (size_t)st.st_size :
+					   0))
 			ret = -EPROTO;
 	}
 	if (!ret) {
@@ -458,7 +461,7 @@ int sched_btf_find(const struct sched_btf *sb, int kind, const char *name)
 	const struct btf_type *t;
 
 	return sb->data && name ?
-		       walk((struct sched_btf *)sb, kind, name, &t) :
+		       walk(sb, kind, name, &t) :
 		       -ENOENT;
 }
 

@@ -72,7 +72,6 @@ struct schedbpf_cfg sched_tool_cfg(const struct sched_tool *t)
 	return cfg;
 }
 
-
 /* The program's hook: HOOK of its section sched/HOOK, or NULL. */
 static const char *prog_hook(const struct loader_prog *p)
 {
@@ -277,20 +276,27 @@ static int run_loader(struct sched_tool *t, void *data, void *rodata,
 /* The verifier's log of a refused program, for -v */
 #define VERIFIER_LOG_SIZE (16 << 20)
 
+/* Adds pid to the object's map name of targets: 0, or 1 having said why. */
+static int add_target(const struct sched_tool *t, const char *name, __u32 pid)
+{
+	int fd = map_fd(t, name);
+	__u8 one = 1;
+
+	if (fd < 0 || bpf_map_update_elem(fd, &pid, &one, BPF_ANY)) {
+		sched_err("adding pid %u to the targets: %s", pid,
+			  strerror(fd < 0 ? ENOENT : errno));
+		return 1;
+	}
+	return 0;
+}
+
 static int fill_tgids(struct sched_tool *t)
 {
-	int fd = map_fd(t, "target_tgids");
-	__u8 one = 1;
 	int i;
 
 	for (i = 0; i < t->opts.nr_tgids; i++) {
-		__u32 tgid = t->opts.tgids[i];
-
-		if (fd < 0 || bpf_map_update_elem(fd, &tgid, &one, BPF_ANY)) {
-			sched_err("adding pid %u to the targets: %s", tgid,
-				  strerror(fd < 0 ? ENOENT : errno));
+		if (add_target(t, "target_tgids", t->opts.tgids[i]))
 			return 1;
-		}
 	}
 	return 0;
 }
@@ -320,8 +326,9 @@ static int map_counters(struct sched_tool *t)
 	return 0;
 }
 
-int sched_tool_load(struct sched_tool *t, const struct loader_desc *d)
+int sched_tool_load(struct sched_tool *t)
 {
+	const struct loader_desc *d = t->loader;
 	void *data = NULL, *rodata = NULL;
 	char *log = NULL;
 	bool ran;
@@ -414,7 +421,7 @@ void sched_tool_fini(struct sched_tool *t)
  * yet, e.g. a wakeup preemption of a target. sched_tool_fini() closes the
  * links, detaching all.
  */
-static int bpf_attach(void *ctx)
+static int obj_attach(void *ctx)
 {
 	struct sched_tool *t = ctx;
 	const struct loader_desc *d = t->bpf.desc;
@@ -442,21 +449,12 @@ static int bpf_attach(void *ctx)
 	return 0;
 }
 
-static int bpf_add_tree(void *ctx, pid_t pid)
+static int obj_add_tree(void *ctx, pid_t pid)
 {
-	int fd = map_fd(ctx, "tree_pids");
-	__u32 key = pid;
-	__u8 one = 1;
-
-	if (fd < 0 || bpf_map_update_elem(fd, &key, &one, BPF_ANY)) {
-		sched_err("adding pid %d to the targets: %s", pid,
-			  strerror(fd < 0 ? ENOENT : errno));
-		return 1;
-	}
-	return 0;
+	return add_target(ctx, "tree_pids", pid);
 }
 
-static void bpf_drop_pid(void *ctx, pid_t tgid)
+static void obj_drop_pid(void *ctx, pid_t tgid)
 {
 	int fd = map_fd(ctx, "target_tgids");
 	__u32 key = tgid;
@@ -470,7 +468,7 @@ static void bpf_drop_pid(void *ctx, pid_t tgid)
  * counters[], read in our memory: no system call. Each count is one
  * aligned 8-byte word, read whole while the programs add to it.
  */
-static int bpf_read(void *ctx, __u64 *stats, __u64 *hist)
+static int obj_read(void *ctx, __u64 *stats, __u64 *hist)
 {
 	struct sched_tool *t = ctx;
 	const struct schedbpf_percpu *v =
@@ -497,9 +495,9 @@ struct sched_backend sched_bpf_backend(struct sched_tool *t)
 {
 	return (struct sched_backend){
 		.ctx = t,
-		.add_tree = bpf_add_tree,
-		.drop_pid = bpf_drop_pid,
-		.attach = bpf_attach,
-		.read = bpf_read,
+		.add_tree = obj_add_tree,
+		.drop_pid = obj_drop_pid,
+		.attach = obj_attach,
+		.read = obj_read,
 	};
 }

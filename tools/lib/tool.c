@@ -11,7 +11,7 @@ int sched_tool_main(struct sched_tool *t, int argc, char **argv)
 	sched_block_signals(t);
 	status = sched_tool_init(t);
 	if (!status)
-		status = sched_tool_load(t, t->loader);
+		status = sched_tool_load(t);
 	if (!status) {
 		b = sched_bpf_backend(t);
 		status = sched_run(t, &b);

@@ -150,7 +150,7 @@ static inline const struct sched_opts *sched_state_opts(struct argp_state *s)
 
 int sched_tool_init(struct sched_tool *t);
 struct schedbpf_cfg sched_tool_cfg(const struct sched_tool *t);
-int sched_tool_load(struct sched_tool *t, const struct loader_desc *d);
+int sched_tool_load(struct sched_tool *t);
 void sched_tool_fini(struct sched_tool *t);
 
 /*
