@@ -219,7 +219,7 @@ check-unit: all $(UNIT_TESTS)
 # host part there); it tests the standalone libbpf 1.1 patches, whose
 # program type is 6.1's. Each series' results are printed under its name.
 CHECK_KERNELS ?= 6.1 6.12
-check: DEPS += $(DEB_DEPS)
+check: DEPS += $(DEB_DEPS) linux-config-6.1
 check: $(DEPS_CHECK) check-unit
 	$(MAKE) deb
 	prove tests/pkg

@@ -52,6 +52,25 @@ done_testing() {
 	exit
 }
 
+# need_packages PACKAGE:WHAT...: tests install nothing (`make deps` does).
+# WHAT is a command, or a file if it starts with /. When one is missing the
+# whole file is skipped, naming the line that installs what it lacks.
+need_packages() {
+	local missing= p what
+	for p in "$@"; do
+		what=${p#*:}
+		if [ "${what#/}" != "$what" ]; then
+			[ -e "$what" ] && continue
+		else
+			command -v "$what" >/dev/null && continue
+		fi
+		missing="$missing ${p%%:*}"
+	done
+	[ -z "$missing" ] && return 0
+	echo "1..0 # skip missing:$missing (apt install$missing; make deps installs all the suite needs)"
+	exit 0
+}
+
 # run CMD...: sets STATUS, OUT (stdout) and ERR (stderr).
 run() {
 	"$@" >"$TAP_TMP/out" 2>"$TAP_TMP/err"

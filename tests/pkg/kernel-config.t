@@ -12,6 +12,9 @@
 . "$(dirname "$0")/../tap.sh"
 
 C=$ROOT/kernel/config
+cfg=/boot/config-$(uname -r)
+grep -q '^# Linux/x86 6\.1\.' "$cfg" 2>/dev/null ||
+	need_packages linux-config-6.1:/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
 missing=
 while read -r line; do
 	grep -qxF -- "$line" "$C/schedbpf.config" || missing="$missing $line"
@@ -19,15 +22,7 @@ done < <(grep '^CONFIG_' "$C/series.config")
 [ -z "$missing" ]
 ok $? "every line of series.config is in schedbpf.config${missing:+ (not:$missing)}"
 
-cfg=/boot/config-$(uname -r)
 if ! grep -q '^# Linux/x86 6\.1\.' "$cfg" 2>/dev/null; then
-	if ! dpkg-query -W -f='${Status}' linux-config-6.1 2>/dev/null | grep -q 'ok installed'; then
-		sudo=
-		[ "$(id -u)" = 0 ] || sudo=sudo
-		$sudo apt-get update -qq >/dev/null 2>&1
-		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-			--no-install-recommends linux-config-6.1 >/dev/null 2>&1
-	fi
 	xz -dc /usr/src/linux-config-6.1/config.amd64_none_amd64.xz \
 		>"$TAP_TMP/config-debian-amd64" 2>/dev/null
 	cfg=$TAP_TMP/config-debian-amd64

@@ -9,23 +9,7 @@
 C=$ROOT/completions
 BASH_COMPLETION=/usr/share/bash-completion/bash_completion
 
-# The shells come from `make deps`; a machine without them gets them here.
-need() {
-	local missing= p
-	for p in "$@"; do
-		case $p in
-		bash-completion) [ -r "$BASH_COMPLETION" ] || missing="$missing $p" ;;
-		*) command -v "$p" >/dev/null || missing="$missing $p" ;;
-		esac
-	done
-	[ -z "$missing" ] && return
-	sudo=
-	[ "$(id -u)" = 0 ] || sudo=sudo
-	$sudo apt-get update -qq >/dev/null 2>&1
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-		--no-install-recommends $missing >/dev/null 2>&1
-}
-need zsh fish bash-completion
+need_packages zsh:zsh fish:fish bash-completion:$BASH_COMPLETION
 
 bash -n "$C/schedbpf.bash"
 ok $? "bash -n completions/schedbpf.bash"

@@ -6,13 +6,7 @@
 # on the host or in the VM; needs no kernel.
 . "$(dirname "$0")/../tap.sh"
 
-if ! command -v man >/dev/null || ! command -v groff >/dev/null; then
-	sudo=
-	[ "$(id -u)" = 0 ] || sudo=sudo
-	$sudo apt-get update -qq >/dev/null 2>&1
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-		--no-install-recommends man-db groff-base >/dev/null 2>&1
-fi
+need_packages man-db:man groff-base:groff
 
 M=$ROOT/build/man
 render() { MANWIDTH=${2:-80} LC_ALL=C man --warnings -l "$1"; }

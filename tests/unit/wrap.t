@@ -89,7 +89,12 @@ status=${PIPESTATUS[0]}
 [ "$(ms_since $start)" -lt 3000 ] && [ "$status" = 141 ] && gone "$TAP_TMP/pid"
 ok $? "3. output piped to head -1: CMD stopped, the tool dies of SIGPIPE ($status)"
 rm -f "$TAP_TMP/pid"
-"$W" -a -- sh -c "echo \$\$ >'$TAP_TMP/pid'; exec sleep 5" >"$TAP_TMP/out" &
+# SIGHUP with its default disposition, whatever this suite inherited: a
+# tool started under nohup(1) ignores hangups, as nohup asks (below).
+# (A command, not a function: a function run in the background is a
+# subshell, and $! would name it instead of the tool.)
+hup_dfl=(perl -e '$SIG{HUP} = "DEFAULT"; exec @ARGV or die "$ARGV[0]: $!"')
+"${hup_dfl[@]}" "$W" -a -- sh -c "echo \$\$ >'$TAP_TMP/pid'; exec sleep 5" >"$TAP_TMP/out" &
 tool=$!
 wait_file "$TAP_TMP/pid"
 kill -HUP $tool
@@ -98,7 +103,7 @@ status=$?
 gone "$TAP_TMP/pid" && [ $status = 129 ] && grep -q "^wrap-test: " "$TAP_TMP/out"
 ok $? "3. SIGHUP: CMD hung up, summary printed, the tool dies of it ($status)"
 rm -f "$TAP_TMP/pid"
-"$W" -k 300ms -a -- perl -e '$SIG{HUP} = "IGNORE"; open(my $f, ">", $ARGV[0]);
+"${hup_dfl[@]}" "$W" -k 300ms -a -- perl -e '$SIG{HUP} = "IGNORE"; open(my $f, ">", $ARGV[0]);
 	print $f "$$\n"; close($f); sleep 10' "$TAP_TMP/pid" >/dev/null &
 tool=$!
 wait_file "$TAP_TMP/pid"
@@ -107,6 +112,19 @@ wait $tool 2>/dev/null
 status=$?
 gone "$TAP_TMP/pid" && [ $status = 137 ]
 ok $? "3. SIGHUP to a CMD that ignores it: SIGKILL after --kill-after ($status)"
+rm -f "$TAP_TMP/pid"
+perl -e '$SIG{HUP} = "IGNORE"; exec @ARGV or die' "$W" -a -- \
+	sh -c "echo \$\$ >'$TAP_TMP/pid'; exec sleep 5" >/dev/null &
+tool=$!
+wait_file "$TAP_TMP/pid"
+kill -HUP $tool
+sleep 0.3
+kill -0 "$(cat "$TAP_TMP/pid")" 2>/dev/null && kill -0 $tool 2>/dev/null
+ok $? "3. under nohup (SIGHUP ignored): a SIGHUP stops neither the tool nor CMD"
+kill -TERM $tool
+wait $tool 2>/dev/null
+gone "$TAP_TMP/pid"
+ok $? "3. ... and SIGTERM still stops both"
 rm -f "$TAP_TMP/pid"
 "$W" -a -- sh -c "echo \$\$ >'$TAP_TMP/pid'; exec sleep 10" >/dev/null &
 tool=$!
