@@ -107,3 +107,4 @@ wait "$second"
 wait_states nop "$TAP_TMP/after"
 ok "all detached: every site is a NOP again" [ "$(states "$TAP_TMP/after")" = nop ]
 ok "no kernel splat" log_clean
+tap_status

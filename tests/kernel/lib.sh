@@ -106,10 +106,10 @@ log_clean() {
 	return 1
 }
 
-# no_sched_prog: no sched program is loaded (the last reference to one may
-# go a moment after its loader exits).
+# no_sched_prog: no sched program is loaded, within 10 s (the last
+# reference to one may go a moment after its loader exits).
 no_sched_prog() {
-	for _ in $(seq 20); do
+	for _ in $(seq 100); do
 		"$BPFTOOL" prog show | grep -qE '^[0-9]+: sched ' || return 0
 		sleep 0.1
 	done

@@ -13,12 +13,17 @@
  *   verifier accepts all of them: it checks types, not memory. The
  *   kfuncs must answer "not a task" for the NULL-derived ones and never
  *   oops. kf_own is the control: the hook's own entity.
- * - tc_*: a tail call from a tick program into a program verified for
- *   another hook, whose context has another layout.
+ * - tc_tick: a tail call, which is not on the allowlist (a chain of 33
+ *   programs would cost 33 times what the verifier counted for one).
  * - uses_*: helpers and maps that could wait for the runqueue lock the
  *   hooks hold, or loop for long with interrupts off.
- * - ext_replace: an extension (freplace) of ext_target's global function,
- *   which would run in a sched program's place.
+ * - bad_*: the programs that harmed the kernel while sched programs had
+ *   the base helpers: a walked, NULL task handed to bpf_task_pt_regs(),
+ *   an LPM trie update that allocates (and may wake kswapd), a call made
+ *   long by faulting bpf_probe_read_kernel()s; and the programs that the
+ *   bounds on one call's cost refuse.
+ * - global_func: a global function, verified once for any number of
+ *   calls.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -107,22 +112,6 @@ SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(tc_tick, struct sched_entity *curr, unsigned long delta_exec)
 {
 	bpf_tail_call(ctx, &jmp, 0);
-	return 0;
-}
-
-/* A callee for the tick, and one for the wakeup: its first argument is a
- * task_struct, where the tick passes a sched_entity. */
-SEC("sched/cfs_check_preempt_tick")
-int BPF_PROG(tc_tick_callee, struct sched_entity *curr, unsigned long delta_exec)
-{
-	bpf_sched_entity_to_tgidpid(curr);
-	return 0;
-}
-
-SEC("sched/cfs_check_preempt_wakeup")
-int BPF_PROG(tc_wakeup_callee, struct task_struct *curr, struct task_struct *p)
-{
-	bpf_sched_entity_to_tgidpid(&curr->se);
 	return 0;
 }
 
@@ -250,22 +239,157 @@ int BPF_PROG(uses_spin_lock, struct sched_entity *curr, unsigned long delta_exec
 	return 0;
 }
 
-/* A global function: verified on its own, replaceable by an extension. */
+/* A global function: verified on its own, once for any number of calls. */
 __noinline int sched_sub(int x)
 {
 	return x + kf_calls;	/* opaque: clang must keep the call */
 }
 
 SEC("sched/cfs_check_preempt_tick")
-int BPF_PROG(ext_target, struct sched_entity *curr, unsigned long delta_exec)
+int BPF_PROG(global_func, struct sched_entity *curr, unsigned long delta_exec)
 {
 	return sched_sub(delta_exec & 1) == 7 ? 1 : 0;
 }
 
-SEC("freplace/sched_sub")
-int ext_replace(int x)
+/* The same body, static: verified at its call, allowed. */
+static __noinline int static_sub(int x)
 {
-	return 1;
+	return x + kf_calls;
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(static_func, struct sched_entity *curr, unsigned long delta_exec)
+{
+	return static_sub(delta_exec & 1) == 7 ? 1 : 0;
+}
+
+SEC("sched/cfs_check_preempt_wakeup")
+int BPF_PROG(bad_task_helper, struct task_struct *curr, struct task_struct *p)
+{
+	return bpf_task_pt_regs(p->pi_top_task) ? 1 : 0;
+}
+
+struct trie_key {
+	__u32 prefixlen;
+	__u32 addr;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, 1024);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct trie_key);
+	__type(value, u64);
+} trie SEC(".maps");
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(bad_alloc, struct sched_entity *curr, unsigned long delta_exec)
+{
+	struct trie_key k = { .prefixlen = 32, .addr = delta_exec };
+	u64 v = 0;
+
+	bpf_map_update_elem(&trie, &k, &v, BPF_ANY);
+	return 0;
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(bad_long_read, struct sched_entity *curr, unsigned long delta_exec)
+{
+	char buf[256];
+	int i;
+
+	for (i = 0; i < 64; i++)
+		bpf_probe_read_kernel(buf, sizeof(buf), (void *)(long)i);
+	return 0;
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(bad_printk, struct sched_entity *curr, unsigned long delta_exec)
+{
+	bpf_printk("tick");
+	return 0;
+}
+
+/* A hash map that allocates its elements at update. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, u32);
+	__type(value, u64);
+} dyn_hash SEC(".maps");
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(bad_noprealloc, struct sched_entity *curr, unsigned long delta_exec)
+{
+	u32 k = 0;
+
+	return bpf_map_lookup_elem(&dyn_hash, &k) ? 1 : 0;
+}
+
+/* An update copies its value: 2 KiB is past the bound, 1 KiB within it. */
+struct big { char b[2048]; };
+struct fits { char b[1024]; };
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, u32);
+	__type(value, struct big);
+} bigs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, u32);
+	__type(value, struct fits);
+} fitss SEC(".maps");
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(bad_big_update, struct sched_entity *curr, unsigned long delta_exec)
+{
+	u32 k0 = 0, k1 = 1;
+	struct big *v = bpf_map_lookup_elem(&bigs, &k0);
+
+	if (v)
+		bpf_map_update_elem(&bigs, &k1, v, BPF_ANY);
+	return 0;
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(ok_update, struct sched_entity *curr, unsigned long delta_exec)
+{
+	u32 k0 = 0, k1 = 1;
+	struct fits *v = bpf_map_lookup_elem(&fitss, &k0);
+
+	if (v)
+		bpf_map_update_elem(&fitss, &k1, v, BPF_ANY);
+	return 0;
+}
+
+/*
+ * A loop the verifier walks to the end, iteration by iteration: 20000 of
+ * them are more instructions than one call may cost; 1000 are not.
+ */
+static __always_inline int spin(unsigned long x, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		x = x * 3 + 1;
+	return x & 1;
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(bad_long_loop, struct sched_entity *curr, unsigned long delta_exec)
+{
+	return spin(delta_exec, 20000);
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(ok_short_loop, struct sched_entity *curr, unsigned long delta_exec)
+{
+	return spin(delta_exec, 1000);
 }
 
 char _license[] SEC("license") = "GPL";

@@ -16,10 +16,7 @@
  *   safety link FIELD         BPF_LINK_CREATE for that program with FIELD
  *                             set: none, target_fd, target_btf_id, cookie,
  *                             flags
- *   safety tailcall PROG      load tc_tick, which tail-calls jmp[0], and
- *                             PROG, and put PROG into jmp[0]
- *   safety freplace           load ext_target, then ext_replace as an
- *                             extension of its global function sched_sub
+ *   safety helper ID          a tick program that calls helper ID
  *   safety may-goto           a program with a may_goto (6.12's bounded
  *                             loop instruction; an unknown opcode on 6.1)
  *   safety ctx N              a tick program that reads the N-th u64 of
@@ -55,7 +52,7 @@ static char vlog[65536];
 static int usage(void)
 {
 	fprintf(stderr, "usage: safety load PROG | ret CASE | attach-type N | "
-			"link FIELD | tailcall PROG | freplace | may-goto | ctx N | "
+			"link FIELD | helper ID | may-goto | ctx N | "
 			"ctx-write N | "
 			"run SECONDS PROG...\n");
 	return 2;
@@ -270,55 +267,26 @@ static struct safety_bpf *open_only(char **names, int n)
 	return skel;
 }
 
-static int tailcall_case(const char *callee)
+/*
+ * A program that calls helper ID with no arguments set up: the verifier
+ * first asks whether the program type may call the helper at all, and
+ * only then checks arguments, so the log says which of the two refused it.
+ */
+static int helper_case(int id)
 {
-	char *names[] = { "tc_tick", (char *)callee };
-	struct safety_bpf *skel = open_only(names, 2);
-	struct bpf_program *prog;
-	int key = 0, fd, err;
+	const struct bpf_insn prog[] = {
+		INSN(BPF_JMP | BPF_CALL, 0, id),
+		MOV64(0),
+		EXIT,
+	};
 
-	if (safety_bpf__load(skel)) {
-		fprintf(stderr, "safety: load: %s\n%s", strerror(errno), vlog);
-		return 1;
-	}
-	prog = bpf_object__find_program_by_name(skel->obj, callee);
-	fd = bpf_program__fd(prog);
-	err = bpf_map_update_elem(bpf_map__fd(skel->maps.jmp), &key, &fd, BPF_ANY);
-	report(err ? errno : 0, NULL);
-	safety_bpf__destroy(skel);
-	return 0;
-}
-
-static int freplace_case(void)
-{
-	char *target_name[] = { "ext_target" }, *ext_name[] = { "ext_replace" };
-	struct safety_bpf *target = open_only(target_name, 1), *ext;
-	int err;
-
-	if (safety_bpf__load(target)) {
-		fprintf(stderr, "safety: load: %s\n%s", strerror(errno), vlog);
-		return 1;
-	}
-	ext = open_only(ext_name, 1);
-	err = bpf_program__set_attach_target(ext->progs.ext_replace,
-					     bpf_program__fd(target->progs.ext_target),
-					     "sched_sub");
-	if (err) {
-		fprintf(stderr, "safety: set_attach_target: %s\n", strerror(-err));
-		return 1;
-	}
-	report(safety_bpf__load(ext) ? errno : 0, vlog);
-	safety_bpf__destroy(ext);
-	safety_bpf__destroy(target);
-	return 0;
+	return try_raw(prog, 3);
 }
 
 int main(int argc, char **argv)
 {
 	struct safety_bpf *skel;
 
-	if (argc == 2 && !strcmp(argv[1], "freplace"))
-		return freplace_case();
 	if (argc == 2 && !strcmp(argv[1], "may-goto"))
 		return may_goto_case();
 	if (argc < 3)
@@ -333,8 +301,8 @@ int main(int argc, char **argv)
 		return attach_type_case(argv[2]);
 	if (!strcmp(argv[1], "link"))
 		return link_case(argv[2]);
-	if (!strcmp(argv[1], "tailcall"))
-		return tailcall_case(argv[2]);
+	if (!strcmp(argv[1], "helper"))
+		return helper_case(atoi(argv[2]));
 	if (!strcmp(argv[1], "load")) {
 		skel = open_only(&argv[2], 1);
 		report(safety_bpf__load(skel) ? errno : 0, vlog);
