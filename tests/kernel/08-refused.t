@@ -84,7 +84,8 @@ done
 # global functions (verified once for any number of calls), no callbacks,
 # and at most 65536 instructions processed.
 nohelper='\(unknown func\|program of this type cannot use helper\)'
-refused "a tail call: refused" 22 "$nohelper bpf_tail_call" -- load tc_tick
+refused "a tail call: refused (its prog array first)" 22 \
+	"sched programs cannot use map jmp: type 3 not allowed" -- load tc_tick
 refused "a global function: refused" 22 "sched programs cannot have global functions" -- \
 	load global_func
 accepted "... the same function static: loaded" load static_func
@@ -99,14 +100,16 @@ refused "bpf_for_each_map_elem: refused" 22 "$nohelper bpf_for_each_map_elem" --
 # helpers: a NULL task walked to and handed to a helper (an oops under the
 # runqueue lock), an update that allocates (the allocator may wake kswapd,
 # a wakeup on the lock the hook holds), faulting reads that each clear
-# what they were asked to read (a 30 s stall in a loop). Each helper or map
-# is off the allowlist, and the verifier names it.
+# what they were asked to read (a 30 s stall in a loop). The helper and the
+# map are off the allowlist, and the verifier names them; a read is
+# bounded.
 refused "bpf_task_pt_regs(p->pi_top_task): refused" 22 "$nohelper bpf_task_pt_regs" -- \
 	load bad_task_helper
 refused "an LPM trie (its update allocates): refused" 22 \
 	"sched programs cannot use map trie: type 11 not allowed" -- load bad_alloc
-refused "bpf_probe_read_kernel: refused" 22 "$nohelper bpf_probe_read_kernel" -- \
-	load bad_long_read
+refused "bpf_probe_read_kernel of 4096 bytes: refused" 22 \
+	"sched programs may read at most 1024 bytes at a time, not 4096" -- load bad_long_read
+accepted "... of 256 bytes, a faulting read among them: loaded" load ok_read
 refused "bpf_trace_printk (the console's unlock wakes waiters): refused" 22 \
 	"$nohelper bpf_trace_printk" -- load bad_printk
 refused "a hash map with BPF_F_NO_PREALLOC: refused" 22 \

@@ -44,8 +44,10 @@ sleep 0.5
 before=$(total)
 attach "$out" --all --tick -1 --wakeup -1 --entity -1 || bail "schedtest did not attach"
 # A task that wakes every 10 ms on the hogged CPU measures each wait.
+# 8 s: about as long as the short task below takes here, so no longer in
+# all, and twice the waits of 4 s to count.
 timeout -k 5 20 taskset -c "$CPU" "$T/waker" --period-us 10000 --run-us 100 \
-	--seconds 4 >"$TAP_TMP/waker" 2>&1 &
+	--seconds 8 >"$TAP_TMP/waker" 2>&1 &
 waker=$!
 timed timeout 30 taskset -c "$CPU" true
 wait "$waker"

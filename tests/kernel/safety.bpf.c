@@ -20,8 +20,8 @@
  * - bad_*: the programs that harmed the kernel while sched programs had
  *   the base helpers: a walked, NULL task handed to bpf_task_pt_regs(),
  *   an LPM trie update that allocates (and may wake kswapd), a call made
- *   long by faulting bpf_probe_read_kernel()s; and the programs that the
- *   bounds on one call's cost refuse.
+ *   long by faulting 4 KiB bpf_probe_read_kernel()s; and the programs
+ *   that the bounds on one call's cost refuse. ok_*: their controls.
  * - global_func: a global function, verified once for any number of
  *   calls.
  */
@@ -292,15 +292,40 @@ int BPF_PROG(bad_alloc, struct sched_entity *curr, unsigned long delta_exec)
 	return 0;
 }
 
+/*
+ * bpf_probe_read_kernel() clears what it was asked to read when the read
+ * faults: 4 KiB a call is refused, 256 bytes are not (and a faulting read
+ * of NULL, here, is harmless).
+ */
+struct page_buf { char b[4096]; };
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct page_buf);
+} pages SEC(".maps");
+
 SEC("sched/cfs_check_preempt_tick")
 int BPF_PROG(bad_long_read, struct sched_entity *curr, unsigned long delta_exec)
+{
+	u32 k = 0;
+	struct page_buf *v = bpf_map_lookup_elem(&pages, &k);
+
+	if (v)
+		bpf_probe_read_kernel(v->b, sizeof(v->b), NULL);
+	return 0;
+}
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(ok_read, struct sched_entity *curr, unsigned long delta_exec)
 {
 	char buf[256];
 	int i;
 
-	for (i = 0; i < 64; i++)
+	for (i = 0; i < 8; i++)
 		bpf_probe_read_kernel(buf, sizeof(buf), (void *)(long)i);
-	return 0;
+	return buf[0] == 1;
 }
 
 SEC("sched/cfs_check_preempt_tick")

@@ -257,7 +257,12 @@ static struct safety_bpf *open_only(char **names, int n)
 			want |= !strcmp(bpf_program__name(prog), names[i]);
 		bpf_program__set_autoload(prog, want);
 		bpf_program__set_log_buf(prog, vlog, sizeof(vlog));
-		bpf_program__set_log_level(prog, 1);
+		/*
+		 * The verifier's messages and its statistics, without every
+		 * instruction it walked: the log of a long loop would not fit
+		 * the buffer, and a full buffer fails the load (ENOSPC).
+		 */
+		bpf_program__set_log_level(prog, 4);
 		found += want;
 	}
 	if (found != n) {
