@@ -393,6 +393,33 @@ int BPF_PROG(ok_update, struct sched_entity *curr, unsigned long delta_exec)
 }
 
 /*
+ * The most one call may cost under the rules, near enough: as many 1 KiB
+ * reads that fault (each clears its buffer) as fit in the 65536
+ * instructions the verifier may process. bench/worst-call.sh times it.
+ */
+struct read_buf { char b[1024]; };
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct read_buf);
+} reads SEC(".maps");
+
+SEC("sched/cfs_check_preempt_tick")
+int BPF_PROG(worst_read, struct sched_entity *curr, unsigned long delta_exec)
+{
+	u32 k = 0, i;
+	struct read_buf *v = bpf_map_lookup_elem(&reads, &k);
+
+	if (!v)
+		return 0;
+	for (i = 0; i < 7200; i++)	/* 9 instructions an iteration */
+		bpf_probe_read_kernel(v->b, sizeof(v->b), NULL);
+	return 0;
+}
+
+/*
  * A loop the verifier walks to the end, iteration by iteration: 20000 of
  * them are more instructions than one call may cost; 1000 are not.
  */
