@@ -5,8 +5,9 @@
 # within the 65536 instructions a sched program may have processed) on the
 # tick hook of a CPU with two hogs, beside a no-op tick program as the
 # baseline, both timed by kernel.bpf_stats_enabled (run_time_ns / run_cnt,
-# guest nanoseconds). Numbers, not a test. In the VM:
-#   kernel/vm-run [--icount --cpus 1] -- bench/worst-call.sh
+# guest nanoseconds). Numbers, not a test. In the VM, with 2 vCPUs (the
+# hogs' CPU and one for the loader), so under plain TCG, not --icount:
+#   kernel/vm-run -- bench/worst-call.sh
 . "$(dirname "$0")/../tests/kernel/lib.sh"
 require_sched_kernel 2>/dev/null || { echo "worst-call: needs the sched kernel, 2 CPUs: kernel/vm-run -- $0" >&2; exit 1; }
 SECS=${SECS:-3}
