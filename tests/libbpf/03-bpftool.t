@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The patched bpftool (build/kernel/bpftool, built from the kernel series
-# by kernel/build) on a kernel with the scheduler hooks: programs loaded
-# and attached by the skeleton show as "sched" with attach type "sched"
-# and the hook as target, "feature probe" lists the program type, and
-# nothing is left attached once the loader exits.
+# The patched bpftool (built with the running kernel's series by
+# kernel/build: build/kernel/bpftool on 6.1, build/kernel-6.12/bpftool on
+# 6.12) on a kernel with the scheduler hooks: programs loaded and attached
+# by the skeleton show as "sched" with attach type "sched" and the hook as
+# target, "feature probe" lists the program type (which it probes after
+# its scan of the types libbpf names: 62 comes after a gap), and nothing
+# is left attached once the loader exits.
 . "$(dirname "$0")/lib.sh"
 
-bpftool=${BPFTOOL:-$top/build/kernel/bpftool}
+bpftool=${BPFTOOL:-$(kernel_build_dir)/bpftool}
 
 kernel_has_sched_bpf ||
 	skip_all "kernel has no scheduler BPF hooks (run: kernel/vm-run -- prove tests/libbpf)"
@@ -75,7 +77,8 @@ while read -r _ name id link target; do
 	ok $r "bpftool link show id $link: prog $id, prog_type sched, attach_type sched"
 	[ $r -eq 0 ] || diag "$out"
 
-	# the link's target (the series' bpftool patch 7) is the hook
+	# the link's target is the hook (bpftool prints it: 6.12's upstream,
+	# 6.1's with the series' patch 10)
 	json=$("$bpftool" -j link show id "$link" 2>&1)
 	shown=$(sed -n 's/.*"target_btf_id":\([0-9]*\).*/\1/p' <<<"$json")
 	grep -q "^\[$target\] FUNC '$func'" <<<"$vmlinux_btf"

@@ -7,7 +7,8 @@
  * loader (sched_skel.c) registers nothing at run time.
  *
  * Policy: none. Every program returns 0, which for all three hooks means
- * "let CFS decide", so attaching them changes no scheduling decision.
+ * "let the scheduler decide" (CFS on 6.1, EEVDF on 6.12), so attaching
+ * them changes no scheduling decision.
  * They only count their calls, so the test can tell that each hook runs.
  *
  * Built without vmlinux.h on purpose: the programs read no argument, so

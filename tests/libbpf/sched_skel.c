@@ -11,10 +11,11 @@
  *         parsing, a clean refusal on a kernel without the hooks, and the
  *         checks against the kernel's BTF, run against fake vmlinux BTF
  *         bind-mounted in a private mount namespace (needs root)
- *   run   on a kernel with the scheduler hooks: probe, load, __attach(),
- *         link and program info, every hook called under a workload, and
- *         silence after detach; without the hooks it skips, or fails when
- *         SCHEDBPF_REQUIRE_HOOKS=1
+ *   run   on a kernel with the scheduler hooks (the 6.1 or the 6.12
+ *         series): the kernel's numbering of the types, probe, load,
+ *         __attach(), link and program info, every hook called under a
+ *         workload, and silence after detach; without the hooks it skips,
+ *         or fails when SCHEDBPF_REQUIRE_HOOKS=1
  *   hold  load and __attach(), print one line per program
  *         ("prog NAME id=N link=N target=BTF_ID") and "ready", then keep
  *         the links until stdin reaches EOF (for the bpftool test)
@@ -32,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -164,6 +166,25 @@ static bool kernel_has_hooks(void)
 	return found;
 }
 
+/* the value of enumerator `name` of enum `enum_name` in btf, or -1 */
+static long long btf_enum_val(const struct btf *btf, const char *enum_name,
+			      const char *name)
+{
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	int id, i;
+
+	id = btf ? btf__find_by_name_kind(btf, enum_name, BTF_KIND_ENUM) : -1;
+	if (id <= 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	e = btf_enum(t);
+	for (i = 0; i < btf_vlen(t); i++, e++)
+		if (!strcmp(btf__name_by_offset(btf, e->name_off), name))
+			return e->val;
+	return -1;
+}
+
 static struct bpf_program *hook_prog(struct sched_skel *skel, enum hook h)
 {
 	return bpf_object__find_program_by_name(skel->obj, hooks[h].prog);
@@ -181,6 +202,15 @@ static struct bpf_link *hook_link(struct sched_skel *skel, enum hook h)
 	default:
 		return NULL;
 	}
+}
+
+static const char *kernel_release(void)
+{
+	static struct utsname u;
+
+	if (!u.release[0] && uname(&u))
+		return "?";
+	return u.release;
 }
 
 static double now(void)
@@ -207,9 +237,11 @@ static int first_cpu(void)
 
 /*
  * Reach all three hooks for `seconds`: two spinners sharing one CPU make
- * the tick see more than one runnable entity (check_preempt_tick), and a
- * task on the same CPU waking every millisecond wakes up onto a running
- * CFS task (check_preempt_wakeup, wakeup_preempt_entity).
+ * the tick see more than one runnable entity (cfs_check_preempt_tick),
+ * and a task on the same CPU waking every millisecond wakes up onto a
+ * running fair-class task (cfs_check_preempt_wakeup; and
+ * cfs_wakeup_preempt_entity, from the wakeup check on 6.1's CFS, from
+ * pick_eevdf() at wakeups and picks on 6.12's EEVDF).
  */
 static int workload(double seconds)
 {
@@ -272,7 +304,9 @@ static int write_fake_btf(const char *path, int prog_type, int attach_type,
 		if (h == HOOK_TICK)
 			*tick_id = id;
 	}
-	/* kernel enums as in 6.1, plus the two the series appends */
+	/* the kernel's two enums, one upstream enumerator each, plus the
+	 * series' two (unless prog_type < 0)
+	 */
 	btf__add_enum(btf, "bpf_prog_type", 4);
 	btf__add_enum_value(btf, "BPF_PROG_TYPE_SYSCALL", 31);
 	if (prog_type >= 0)
@@ -397,12 +431,27 @@ static int check_probe_unsupported(void *arg)
 	return 1;
 }
 
+/*
+ * Numberings libbpf must refuse: those of the series' earlier builds,
+ * which appended the two types to each kernel's enums instead of giving
+ * both 62 on every kernel.
+ */
+static const struct {
+	int prog_type, attach_type;
+	const char *what;
+} other_numbers[] = {
+	{ 32, 44, "an earlier build of the series for 6.1" },
+	{ 33, 57, "an earlier build of the series for 6.12" },
+};
+#define NR_OTHER (int)(sizeof(other_numbers) / sizeof(other_numbers[0]))
+
 static void fake_btf_tests(void)
 {
 	char path[] = "/tmp/schedbpf-fake-btf.XXXXXX";
+	char msg[160];
 	struct fake f = { 0 };
-	int fd, r;
-	const int n = 6;
+	int fd, r, i;
+	const int n = 2 + 2 * NR_OTHER + 2;
 
 	if (geteuid() != 0) {
 		skip(n, "fake BTF tests need root (mount namespace)");
@@ -415,8 +464,9 @@ static void fake_btf_tests(void)
 	}
 	close(fd);
 
-	/* numbered as on no kernel this libbpf was built for */
-	if (write_fake_btf(path, 33, 55, &f.tick_id)) {
+	/* hooks present, numbered as this libbpf does not */
+	if (write_fake_btf(path, other_numbers[0].prog_type,
+			   other_numbers[0].attach_type, &f.tick_id)) {
 		unlink(path);
 		skip(n, "cannot write fake BTF");
 		return;
@@ -431,13 +481,27 @@ static void fake_btf_tests(void)
 	   "attach target found by hook name and by full function name");
 	ok(with_fake_btf(path, check_set_attach_target, &f) == 0,
 	   "bpf_program__set_attach_target() accepts both name forms");
-	f.want_err = -EINVAL;
-	f.want_msg =
-		"kernel numbers BPF_PROG_TYPE_SCHED 33 and BPF_SCHED 55, libbpf was built with 32 and 44";
-	ok(with_fake_btf(path, check_load_refused, &f) == 0,
-	   "kernel BTF numbering the types 33/55: load refused (-EINVAL) before any program load");
-	ok(with_fake_btf(path, check_probe_unsupported, &f) == 0,
-	   "kernel BTF numbering the types 33/55: probe reports unsupported");
+
+	for (i = 0; i < NR_OTHER; i++) {
+		int pt = other_numbers[i].prog_type;
+		int at = other_numbers[i].attach_type;
+
+		if (write_fake_btf(path, pt, at, &f.tick_id)) {
+			skip(2, "cannot write fake BTF");
+			continue;
+		}
+		snprintf(msg, sizeof(msg),
+			 "kernel numbers BPF_PROG_TYPE_SCHED %d and BPF_SCHED %d, libbpf was built with %d and %d",
+			 pt, at, BPF_PROG_TYPE_SCHED, BPF_SCHED);
+		f.want_err = -EINVAL;
+		f.want_msg = msg;
+		ok(with_fake_btf(path, check_load_refused, &f) == 0,
+		   "kernel BTF numbering the types %d/%d (%s): load refused (-EINVAL) before any program load",
+		   pt, at, other_numbers[i].what);
+		ok(with_fake_btf(path, check_probe_unsupported, &f) == 0,
+		   "kernel BTF numbering the types %d/%d: probe reports unsupported",
+		   pt, at);
+	}
 
 	/* hooks present, enumerators missing */
 	if (write_fake_btf(path, -1, -1, &f.tick_id)) {
@@ -464,8 +528,8 @@ static int mode_host(void)
 	const char *s;
 	int h, err;
 
-	ok(BPF_PROG_TYPE_SCHED == 32 && BPF_SCHED == 44,
-	   "UAPI numbering is the 6.1 series' (BPF_PROG_TYPE_SCHED %d, BPF_SCHED %d)",
+	ok(BPF_PROG_TYPE_SCHED == 62 && BPF_SCHED == 62,
+	   "UAPI numbering is the series', 62/62 on every kernel (BPF_PROG_TYPE_SCHED %d, BPF_SCHED %d)",
 	   BPF_PROG_TYPE_SCHED, BPF_SCHED);
 	s = libbpf_bpf_prog_type_str(BPF_PROG_TYPE_SCHED);
 	ok(s && !strcmp(s, "sched"),
@@ -556,6 +620,7 @@ static int mode_run(void)
 	__u64 before[NR_HOOKS], after[NR_HOOKS];
 	struct sched_skel *skel = NULL;
 	struct btf *vmlinux;
+	long long pt, at;
 	int h, ret, err, stats_fd;
 	double t0;
 
@@ -572,6 +637,13 @@ static int mode_run(void)
 		return 0;
 	}
 	vmlinux = btf__load_vmlinux_btf();
+
+	/* 62/62 on every kernel of the series, so on 6.1 and 6.12 alike */
+	pt = btf_enum_val(vmlinux, "bpf_prog_type", "BPF_PROG_TYPE_SCHED");
+	at = btf_enum_val(vmlinux, "bpf_attach_type", "BPF_SCHED");
+	ok(pt == BPF_PROG_TYPE_SCHED && at == BPF_SCHED,
+	   "kernel %s numbers the types as this libbpf: BTF %lld/%lld, UAPI %d/%d",
+	   kernel_release(), pt, at, BPF_PROG_TYPE_SCHED, BPF_SCHED);
 
 	ret = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_SCHED, NULL);
 	ok(ret == 1,
