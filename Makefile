@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# schedbpf: bpf/NAME.bpf.c -> build/bpf/NAME.bpf.o -> build/skel/NAME.loader.h
-# -> tools/NAME.c + tools/lib/*.c -> build/bin/NAME (underscores as dashes);
-# sched-ab, which runs the others, is tools/sched_ab.c + tools/lib/*.c alone.
-# `make help` lists the targets.
+# schedbpf: bpf/NAME.bpf.c -> build/bpf/NAME.bpf.o (and build/bpf/policy/,
+# without the observers) -> build/skel/NAME.skel.h, NAME_policy.skel.h (the
+# series' bpftool: bpftool gen skeleton -L) -> tools/NAME.c + the library,
+# build/obj/libsched.a (tools/lib/*.c) -> build/bin/NAME (underscores as
+# dashes); sched-ab, which runs the others, is tools/sched_ab.c + the
+# library alone. `make help` lists the targets.
 
 OUTPUT := build
 BIN := $(OUTPUT)/bin
@@ -11,7 +13,13 @@ OBJ := $(OUTPUT)/obj
 BPFOBJ := $(OUTPUT)/bpf
 SKEL := $(OUTPUT)/skel
 TESTBIN := $(OUTPUT)/unit
-GEN_LOADER := $(OUTPUT)/host/gen-loader
+LIBSCHED := $(OBJ)/libsched.a
+# the series' bpftool, built for this host by kernel/build-bpftool: it
+# generates the skeletons, and its include/ has the light skeleton's
+# header and the series' UAPI header (BPF_PROG_TYPE_SCHED, BPF_SCHED)
+BPFTOOL_DIR := $(OUTPUT)/host/bpftool
+BPFTOOL := $(BPFTOOL_DIR)/bpftool
+BPFTOOL_STAMP := $(OUTPUT)/host/bpftool.stamp
 
 CC ?= cc
 CLANG ?= clang
@@ -34,10 +42,9 @@ INSTALL ?= install
 # CPPFLAGS and LDFLAGS too, for a packager's (dpkg-buildflags) hardening
 CFLAGS ?= -g -O2
 WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
-INCLUDES := -D_GNU_SOURCE -Iinclude -Itools/lib -I$(SKEL)
-LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
-# libm is the tools' own need (sched-ab's statistics), kept out of LIBS so
-# that a caller overriding LIBS (tests/libbpf) still links it
+INCLUDES := -D_GNU_SOURCE -I$(BPFTOOL_DIR)/include -Iinclude -Itools/lib -I$(SKEL)
+# the tools link no libbpf (a light skeleton needs none); libm is
+# sched-ab's statistics
 LDLIBS_OWN := -lm
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-Iinclude -Iinclude/$(ARCH)
@@ -48,6 +55,7 @@ TOOLS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
 PLAIN_TOOLS := sched_ab
 TOOL_BINS := $(addprefix $(BIN)/,$(subst _,-,$(TOOLS) $(PLAIN_TOOLS)))
 LIB_OBJS := $(patsubst tools/lib/%.c,$(OBJ)/lib/%.o,$(wildcard tools/lib/*.c))
+SKELS := $(foreach t,$(TOOLS),$(SKEL)/$(t).skel.h $(SKEL)/$(t)_policy.skel.h)
 # man/NAME.8.in, with the pages' shared parts from man/common/ included
 MAN_PAGES := $(patsubst man/%.8.in,$(OUTPUT)/man/%.8,$(wildcard man/*.8.in))
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(TESTBIN)/%,$(wildcard tests/unit/*.c))
@@ -64,7 +72,7 @@ endif
 # Debian packages the build and the tests need; `make deps` installs what is
 # missing. Skip it with NO_DEPS=1 (other distributions, or no root).
 DEPS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config \
-	gcc libc6-dev make perl jq qemu-system-x86 \
+	linux-source-6.12 gcc libc6-dev make perl jq qemu-system-x86 \
 	zsh fish man-db groff-base bash-completion python3 strace
 DEPS_CHECK := $(if $(NO_DEPS),,deps)
 # make deb and make check (tests/pkg) build and check Debian packages
@@ -136,40 +144,60 @@ deps:
 			--no-install-recommends $$missing; \
 	fi
 
-$(BIN) $(OBJ)/lib $(BPFOBJ) $(SKEL) $(TESTBIN) $(OUTPUT)/man $(OUTPUT)/host:
+$(BIN) $(OBJ)/lib $(BPFOBJ) $(BPFOBJ)/policy $(SKEL) $(TESTBIN) $(OUTPUT)/man $(OUTPUT)/host:
 	$(Q)mkdir -p $@
 
 # BPF objects: CO-RE against include/<arch>/vmlinux.h. -g gives them BTF;
 # its DWARF (four fifths of the object) is stripped, since each tool
-# embeds its object whole and libbpf never reads DWARF.
+# embeds its object and nothing reads DWARF. Each object twice: with the
+# observers, and in policy/ without them (--observe=none loads that one).
+bpf_compile = $(CLANG) $(BPF_CFLAGS) $(2) -MMD -MP -MF $(@:.o=.d) -MT $@ -c $(1) -o $@.tmp && \
+	$(LLVM_STRIP) -g $@.tmp && mv $@.tmp $@
 $(BPFOBJ)/%.bpf.o: bpf/%.bpf.c | $(BPFOBJ) $(DEPS_CHECK)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ -c $< -o $@.tmp && \
-		$(LLVM_STRIP) -g $@.tmp && mv $@.tmp $@
+	$(Q)$(call bpf_compile,$<)
+$(BPFOBJ)/policy/%.bpf.o: bpf/%.bpf.c | $(BPFOBJ)/policy $(DEPS_CHECK)
+	$(call msg,BPF,$@)
+	$(Q)$(call bpf_compile,$<,-DSCHEDBPF_NO_OBSERVERS)
 
-# Each object's light skeleton (tools/lib/loader.h), recorded by libbpf
-# through gen-loader, a program of ours built for this host.
-$(GEN_LOADER): tools/gen/gen_loader.c tools/lib/loader.h tools/lib/btf.h | $(OUTPUT)/host $(DEPS_CHECK)
-	$(call msg,HOSTCC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(INCLUDES) $(LDFLAGS) $< -o $@ $(LIBS)
+# The series' bpftool (kernel/build-bpftool, cached outside the checkout;
+# it checks its key, so this rule only asks it when the series changes),
+# and what the tools print as the libbpf that generated their skeletons.
+$(BPFTOOL_STAMP): kernel/build-bpftool $(wildcard kernel/6.12/patches/*.patch) | $(OUTPUT)/host $(DEPS_CHECK)
+	$(Q)kernel/build-bpftool $(BPFTOOL_DIR)
+	$(Q)touch $@
+$(SKEL)/skel_libbpf.h: $(BPFTOOL_STAMP) | $(SKEL)
+	$(call msg,GEN,$@)
+	$(Q)v=$$($(BPFTOOL) version | sed -n 's/^using libbpf //p'); \
+		[ -n "$$v" ] || { echo "$(BPFTOOL) names no libbpf" >&2; exit 1; }; \
+		printf '#define SCHEDBPF_SKEL_LIBBPF "%s"\n' "$$v" > $@
 
-$(SKEL)/%.loader.h: $(BPFOBJ)/%.bpf.o $(GEN_LOADER) | $(SKEL)
-	$(call msg,LOADER,$@)
-	$(Q)$(GEN_LOADER) $< $* > $@.tmp && mv $@.tmp $@
+# Each object's light skeleton (tools/lib/skel.h says what it is).
+$(SKEL)/%_policy.skel.h: $(BPFOBJ)/policy/%.bpf.o $(BPFTOOL_STAMP) | $(SKEL)
+	$(call msg,BPFTOOL,gen skeleton -L $< > $@)
+	$(Q)$(BPFTOOL) gen skeleton -L $< name $*_policy > $@.tmp && mv $@.tmp $@
+$(SKEL)/%.skel.h: $(BPFOBJ)/%.bpf.o $(BPFTOOL_STAMP) | $(SKEL)
+	$(call msg,BPFTOOL,gen skeleton -L $< > $@)
+	$(Q)$(BPFTOOL) gen skeleton -L $< name $* > $@.tmp && mv $@.tmp $@
 
-# A tool's object needs its loader before its first compile, when there
+# A tool's object needs its skeletons before its first compile, when there
 # are no .d files yet to say so.
-$(OBJ)/%.o: tools/%.c $(SKEL)/%.loader.h | $(OBJ)/lib $(DEPS_CHECK)
+$(OBJ)/%.o: tools/%.c $(SKEL)/%.skel.h $(SKEL)/%_policy.skel.h | $(OBJ)/lib $(DEPS_CHECK)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
 
-$(PLAIN_TOOLS:%=$(OBJ)/%.o): $(OBJ)/%.o: tools/%.c | $(OBJ)/lib $(DEPS_CHECK)
+$(PLAIN_TOOLS:%=$(OBJ)/%.o): $(OBJ)/%.o: tools/%.c $(BPFTOOL_STAMP) | $(OBJ)/lib $(DEPS_CHECK)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
 
-$(OBJ)/lib/%.o: tools/lib/%.c | $(OBJ)/lib $(DEPS_CHECK)
+$(OBJ)/lib/%.o: tools/lib/%.c $(SKEL)/skel_libbpf.h | $(OBJ)/lib $(DEPS_CHECK)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP -c $< -o $@
+
+# The library as an archive: each binary links only what it calls.
+$(LIBSCHED): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(OUTPUT)/man/%.8: man/%.8.in $(wildcard man/common/*.roff) | $(OUTPUT)/man
 	$(call msg,MAN,$@)
@@ -178,19 +206,19 @@ $(OUTPUT)/man/%.8: man/%.8.in $(wildcard man/common/*.roff) | $(OUTPUT)/man
 		$< > $@.tmp && mv $@.tmp $@
 
 define tool_rule
-$(BIN)/$(subst _,-,$(1)): $(OBJ)/$(1).o $(LIB_OBJS) | $(BIN)
+$(BIN)/$(subst _,-,$(1)): $(OBJ)/$(1).o $(LIBSCHED) | $(BIN)
 	$$(call msg,LINK,$$@)
-	$$(Q)$$(CC) $$(CFLAGS) $$(LDFLAGS) $$^ $$(LIBS) $$(LDLIBS_OWN) -o $$@
+	$$(Q)$$(CC) $$(CFLAGS) $$(LDFLAGS) $$^ $$(LDLIBS_OWN) -o $$@
 endef
 $(foreach t,$(TOOLS) $(PLAIN_TOOLS),$(eval $(call tool_rule,$(t))))
 
 # Unit tests written in C link the library; their .t wrappers run them.
-$(TESTBIN)/%: tests/unit/%.c $(LIB_OBJS) | $(TESTBIN)
+$(TESTBIN)/%: tests/unit/%.c $(LIBSCHED) | $(TESTBIN)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP $< $(LIB_OBJS) \
-		$(LDFLAGS) $(LIBS) $(LDLIBS_OWN) -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(INCLUDES) -MMD -MP $< $(LIBSCHED) \
+		$(LDFLAGS) $(LDLIBS_OWN) -o $@
 
--include $(wildcard $(OBJ)/*.d $(OBJ)/lib/*.d $(BPFOBJ)/*.d $(TESTBIN)/*.d)
+-include $(wildcard $(OBJ)/*.d $(OBJ)/lib/*.d $(BPFOBJ)/*.d $(BPFOBJ)/policy/*.d $(TESTBIN)/*.d)
 
 # KERNEL=6.12: the 6.12 series (kernel/6.12/), linked as build/kernel-6.12
 # (-distro, -NAME); 6.1 (build/kernel) when not given. kernel/build refuses
@@ -213,11 +241,11 @@ check-unit: all $(UNIT_TESTS)
 # the distribution-config kernel's configuration), then a VM boot per
 # kernel series, each on the kernel inside the linux-image .deb that make
 # kernel-deb ships (the same build as build/kernel*/bzImage), for
-# everything that needs the hooks: 6.1 (CFS) runs tests/kernel,
-# tests/tools and tests/libbpf; 6.12 (EEVDF) tests/kernel and tests/tools,
-# with the same tool binaries. tests/libbpf runs on the host too (only its
-# host part there); it tests the standalone libbpf 1.1 patches, whose
-# program type is 6.1's.
+# everything that needs the hooks: tests/kernel, tests/tools and
+# tests/libbpf on 6.1 (CFS) and on 6.12 (EEVDF), with the same tool
+# binaries (the program and attach types have the same values on both).
+# tests/libbpf runs on the host too (only its host part there); it tests
+# the standalone libbpf 1.1 patches.
 #
 # The series' VMs run at the same time (CHECK_PARALLEL=0: one after the
 # other): a single-threaded TCG guest keeps one host core busy, so on two
@@ -258,7 +286,7 @@ check-vms:
 # The boot's output is kept in build/check-KERNEL.log; on a failure the
 # failed points (prove -f) and the lines before each, the tests' numbers,
 # are printed again at the end, where a CI log's tail shows them.
-VM_TESTS = tests/kernel tests/tools $(if $(filter 6.1,$(KERNEL)),tests/libbpf)
+VM_TESTS = tests/kernel tests/tools tests/libbpf
 CHECK_LOG = $(OUTPUT)/check-$(KERNEL).log
 check-vm:
 	@echo '  VM      $(KERNEL): prove -f -r $(VM_TESTS)'
@@ -302,7 +330,7 @@ kernel-deb: $(DEPS_CHECK)
 	@ls -l $(KERNEL_LINK)$(if $(filter-out defconfig,$(KCONFIG)),-distro)/deb/*.deb
 
 # libbpf-patches/README.md; tests/libbpf/Makefile builds the test program
-# and the tools against it.
+# against it.
 libbpf-patched:
 	$(Q)$(OWN_MAKE) libbpf-patches/build
 	$(Q)$(MAKE) --no-print-directory -C tests/libbpf V=$(V)
@@ -394,7 +422,8 @@ stress: $(DEPS_CHECK) all
 
 # The tools as a Debian package, schedbpf-tools (debian/): built by
 # dpkg-buildpackage in a copy of this tree under $(OUTPUT)/deb/ (it writes
-# beside the tree it builds), then checked by lintian, which must report
+# beside the tree it builds; SCHEDBPF_CACHE keeps the series' bpftool
+# cached where debhelper moves HOME), then checked by lintian, which must report
 # no error and no warning that debian/*.lintian-overrides does not explain.
 DEB_VERSION = $(shell dpkg-parsechangelog -S Version 2>/dev/null)
 deb: DEPS += $(DEB_DEPS)
@@ -404,6 +433,7 @@ deb: $(DEPS_CHECK)
 	$(Q)tar -c --exclude=./$(OUTPUT) --exclude=./.git . | \
 		tar -x -C $(OUTPUT)/deb/schedbpf-$(DEB_VERSION)
 	$(Q)cd $(OUTPUT)/deb/schedbpf-$(DEB_VERSION) && \
+		SCHEDBPF_CACHE=$${SCHEDBPF_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/schedbpf} \
 		dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
 		{ tail -n 30 ../build.log >&2; \
 		echo "make deb: dpkg-buildpackage failed; log: $(OUTPUT)/deb/build.log" >&2; exit 1; }
@@ -433,11 +463,11 @@ uninstall:
 		$(DESTDIR)$(ZSHCOMPDIR)/_schedbpf
 
 format:
-	clang-format -i tools/*.c tools/lib/*.[ch] tools/gen/*.c tests/unit/*.c include/schedbpf.h
+	clang-format -i tools/*.c tools/lib/*.[ch] tests/unit/*.c include/schedbpf.h
 
 # build/kernel is the kernel's cache (kernel/build), not ours to remove.
 clean:
 	rm -rf $(BIN) $(OBJ) $(BPFOBJ) $(SKEL) $(TESTBIN) $(OUTPUT)/man $(OUTPUT)/host
 
-# Generated loaders must not be deleted as intermediates.
+# Generated skeletons must not be deleted as intermediates.
 .SECONDARY:

@@ -160,11 +160,14 @@ static __always_inline void note_wakeup_check(struct task_struct *curr,
 	n->let_run = 0;
 }
 
-#ifndef OBSERVE_CHECK_IN_HOOK
 /*
- * Decides nothing: CFS decides, as with no program. An observer (its name),
- * so not loaded under --observe=none.
+ * The observer programs, this one and observe_switch below. Each tool's
+ * object is built twice (Makefile): with them, and with
+ * SCHEDBPF_NO_OBSERVERS for --observe=none, whose skeleton loads neither.
  */
+#ifndef SCHEDBPF_NO_OBSERVERS
+#ifndef OBSERVE_CHECK_IN_HOOK
+/* Decides nothing: CFS decides, as with no program. */
 SEC("sched/cfs_check_preempt_wakeup")
 int BPF_PROG(observe_check, struct task_struct *curr, struct task_struct *p)
 {
@@ -172,6 +175,7 @@ int BPF_PROG(observe_check, struct task_struct *curr, struct task_struct *p)
 	return SCHED_DEFAULT;
 }
 #endif
+#endif /* !SCHEDBPF_NO_OBSERVERS */
 
 /*
  * The observers' part of every tool's cfs_check_preempt_tick program, which
@@ -300,6 +304,7 @@ static __always_inline void note_run(struct task_struct *next)
  * verified in 139 ms instead of 86.) A switch between two targets looks
  * the handle up twice.
  */
+#ifndef SCHEDBPF_NO_OBSERVERS
 SEC("tp_btf/sched_switch")
 int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
@@ -324,5 +329,6 @@ int BPF_PROG(observe_switch, bool preempt, struct task_struct *prev,
 		note_preempted(prev, next, prev_state, note);
 	return 0;
 }
+#endif /* !SCHEDBPF_NO_OBSERVERS */
 
 #endif /* SCHEDBPF_OBSERVE_BPF_H */

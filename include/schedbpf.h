@@ -29,40 +29,43 @@
 #define SCHEDBPF_MAX_CPUS 1024
 
 /*
- * Counters, struct schedbpf_percpu's stats[], summed by the tools. Per hook:
- * calls, calls that concern a target (what "concern" means is each tool's
- * to state), and the calls where the program suppressed or forced a
- * preemption (or, under --dry-run, would have).
+ * Counters, struct schedbpf_percpu's stats[], summed by the tools: each
+ * one's enum name (STAT_<NAME>), its key in the tools' JSON lines and its
+ * column title, here and nowhere else. Per hook: calls, calls that concern
+ * a target (what "concern" means is each tool's to state), and the calls
+ * where the program suppressed or forced a preemption (or, under
+ * --dry-run, would have).
  */
+#define SCHEDBPF_STATS(X)                                                    \
+	X(TICK_CALLS, tick_calls, "TICK")                                    \
+	X(TICK_TARGETS, tick_targets, "TICK:TGT")                            \
+	X(TICK_SUPPRESSED, tick_suppressed, "TICK:SUP")                      \
+	X(TICK_FORCED, tick_forced, "TICK:FRC")                              \
+	X(WAKEUP_CALLS, wakeup_calls, "WAKE")                                \
+	X(WAKEUP_TARGETS, wakeup_targets, "WAKE:TGT")                        \
+	X(WAKEUP_SUPPRESSED, wakeup_suppressed, "WAKE:SUP")                  \
+	X(WAKEUP_FORCED, wakeup_forced, "WAKE:FRC")                          \
+	X(ENTITY_CALLS, entity_calls, "ENT")                                 \
+	X(ENTITY_TARGETS, entity_targets, "ENT:TGT")                         \
+	X(ENTITY_SUPPRESSED, entity_suppressed, "ENT:SUP")                   \
+	X(ENTITY_FORCED, entity_forced, "ENT:FRC")                           \
+	/* a target hit the tool's safety bound, so CFS decided instead */   \
+	X(BOUNDED, bounded, "BOUNDED")                                       \
+	/* involuntary context switches of targets (sched_switch observer) */ \
+	X(PREEMPTIONS, preemptions, "PREEMPT")                               \
+	/* those by a task of a higher class (RT, deadline, stop): no CFS   \
+	 * hook is asked about these */                                      \
+	X(PREEMPTIONS_RT, preemptions_rt, "PRE:RT")                          \
+	/* those because a CFS task woke up and CFS (or a hook) chose it    \
+	 * over the target: check_preempt_wakeup() called resched_curr() */  \
+	X(PREEMPTIONS_WAKEUP, preemptions_wakeup, "PRE:WAKE")                \
+	/* target wakeups whose wakeup-to-run latency was measured */        \
+	X(WAKEUPS, wakeups, "WAKEUPS")
+
 enum schedbpf_stat {
-	STAT_TICK_CALLS,
-	STAT_TICK_TARGETS,
-	STAT_TICK_SUPPRESSED,
-	STAT_TICK_FORCED,
-	STAT_WAKEUP_CALLS,
-	STAT_WAKEUP_TARGETS,
-	STAT_WAKEUP_SUPPRESSED,
-	STAT_WAKEUP_FORCED,
-	STAT_ENTITY_CALLS,
-	STAT_ENTITY_TARGETS,
-	STAT_ENTITY_SUPPRESSED,
-	STAT_ENTITY_FORCED,
-	/* a target hit the tool's safety bound, so CFS decided instead */
-	STAT_BOUNDED,
-	/* involuntary context switches of targets (sched_switch observer) */
-	STAT_PREEMPTIONS,
-	/*
-	 * those of them by a task of a higher class (RT, deadline, stop):
-	 * no CFS hook is asked about these
-	 */
-	STAT_PREEMPTIONS_RT,
-	/*
-	 * those of them because a CFS task woke up and CFS (or a hook) chose
-	 * it over the target: check_preempt_wakeup() called resched_curr()
-	 */
-	STAT_PREEMPTIONS_WAKEUP,
-	/* target wakeups whose wakeup-to-run latency was measured */
-	STAT_WAKEUPS,
+#define SCHEDBPF_STAT_ENUM(name, key, title) STAT_##name,
+	SCHEDBPF_STATS(SCHEDBPF_STAT_ENUM)
+#undef SCHEDBPF_STAT_ENUM
 	SCHEDBPF_NR_STATS
 };
 

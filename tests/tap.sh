@@ -114,9 +114,8 @@ kernel_has_sched_bpf() {
 }
 
 # The build of the running kernel's series (kernel/build): build/kernel
-# for 6.1, build/kernel-V for series V (6.12: build/kernel-6.12). Its
-# bpftool is the one that names the series' program type "sched": the
-# other series' prints a number for it (the type is 32 on 6.1, 33 on 6.12).
+# for 6.1, build/kernel-V for series V (6.12: build/kernel-6.12): its
+# bpftool and libbpf are the running kernel's own.
 kernel_build_dir() {
 	local v
 

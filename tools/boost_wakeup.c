@@ -5,7 +5,8 @@
  */
 #include "parse.h"
 #include "tool.h"
-#include "boost_wakeup.loader.h"
+#include "boost_wakeup.skel.h"
+#include "boost_wakeup_policy.skel.h"
 
 #define MAX_LEAD_DEFAULT_NS (10 * NSEC_PER_MSEC)
 #define MAX_LEAD_MIN_NS (100 * NSEC_PER_USEC)
@@ -69,6 +70,10 @@ static const struct sched_setting settings[] = {
 	{},
 };
 
+/* The tool's own .rodata settings, in either skeleton (skel.h). */
+#define SETTINGS(t, r) ((r)->cfg_max_lead_ns = env.max_lead_ns)
+SCHED_SKELETONS(boost_wakeup, SETTINGS)
+
 int main(int argc, char **argv)
 {
 	struct sched_tool tool = {
@@ -78,7 +83,7 @@ int main(int argc, char **argv)
 		.parser = parse_opt,
 		.columns = { columns, ARRAY_SIZE(columns) },
 		.settings = settings,
-		.loader = &boost_wakeup_loader,
+		.open = boost_wakeup_open,
 	};
 
 	return sched_tool_main(&tool, argc, argv);

@@ -6,7 +6,8 @@
  */
 #include "parse.h"
 #include "tool.h"
-#include "cgroup_isolate.loader.h"
+#include "cgroup_isolate.skel.h"
+#include "cgroup_isolate_policy.skel.h"
 
 #define MIN_RUN_DEFAULT_NS (100 * NSEC_PER_MSEC)
 #define MIN_RUN_MIN_NS NSEC_PER_MSEC
@@ -98,6 +99,13 @@ static const struct sched_setting settings[] = {
 	{},
 };
 
+/* The tool's own .rodata settings, in either skeleton (skel.h). */
+#define SETTINGS(t, r) do { \
+	(r)->cfg_preempt_outsiders = env.preempt_outsiders; \
+	(r)->cfg_min_run_ns = env.min_run_ns; \
+	} while (0)
+SCHED_SKELETONS(cgroup_isolate, SETTINGS)
+
 int main(int argc, char **argv)
 {
 	struct sched_tool tool = {
@@ -107,7 +115,7 @@ int main(int argc, char **argv)
 		.parser = parse_opt,
 		.columns = { columns, ARRAY_SIZE(columns) },
 		.settings = settings,
-		.loader = &cgroup_isolate_loader,
+		.open = cgroup_isolate_open,
 	};
 
 	return sched_tool_main(&tool, argc, argv);

@@ -7,7 +7,8 @@
 
 #include "parse.h"
 #include "tool.h"
-#include "no_preempt.loader.h"
+#include "no_preempt.skel.h"
+#include "no_preempt_policy.skel.h"
 
 #define MAX_RUN_DEFAULT_NS (100 * NSEC_PER_MSEC)
 #define MAX_RUN_MIN_NS NSEC_PER_MSEC
@@ -69,6 +70,10 @@ static const struct sched_setting settings[] = {
 	{},
 };
 
+/* The tool's own .rodata settings, in either skeleton (skel.h). */
+#define SETTINGS(t, r) ((r)->cfg_max_run_ns = env.max_run_ns)
+SCHED_SKELETONS(no_preempt, SETTINGS)
+
 int main(int argc, char **argv)
 {
 	struct sched_tool tool = {
@@ -78,7 +83,7 @@ int main(int argc, char **argv)
 		.parser = parse_opt,
 		.columns = { columns, ARRAY_SIZE(columns) },
 		.settings = settings,
-		.loader = &no_preempt_loader,
+		.open = no_preempt_open,
 	};
 
 	return sched_tool_main(&tool, argc, argv);

@@ -5,7 +5,8 @@
  */
 #include "parse.h"
 #include "tool.h"
-#include "slice_extend.loader.h"
+#include "slice_extend.skel.h"
+#include "slice_extend_policy.skel.h"
 
 #define SLICE_DEFAULT_NS (20 * NSEC_PER_MSEC)
 #define SLICE_MIN_NS NSEC_PER_MSEC
@@ -61,6 +62,10 @@ static const struct sched_setting settings[] = {
 	{},
 };
 
+/* The tool's own .rodata settings, in either skeleton (skel.h). */
+#define SETTINGS(t, r) ((r)->cfg_slice_ns = env.slice_ns)
+SCHED_SKELETONS(slice_extend, SETTINGS)
+
 int main(int argc, char **argv)
 {
 	struct sched_tool tool = {
@@ -70,7 +75,7 @@ int main(int argc, char **argv)
 		.parser = parse_opt,
 		.columns = { columns, ARRAY_SIZE(columns) },
 		.settings = settings,
-		.loader = &slice_extend_loader,
+		.open = slice_extend_open,
 	};
 
 	return sched_tool_main(&tool, argc, argv);

@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Builds what tests/kernel and tests/workload run, into build/tests/:
 # the workload programs, and the loaders schedtest and safety with their
-# skeletons. The loaders test the series' own libbpf and bpftool, whose
-# numbers for the program type differ between series (32 on 6.1, 33 on
-# 6.12), so there is a set per series: against build/kernel (make kernel)
+# skeletons. The loaders test each series' own libbpf and bpftool, so
+# there is a set per series: against build/kernel (make kernel)
 # in build/tests/, against build/kernel-6.12 (KERNEL=6.12) in
 # build/tests/kernel-6.12/. tests/kernel/lib.sh picks the running
 # kernel's. Included by the top-level Makefile; usable alone as
@@ -31,10 +30,8 @@ $(KT_LOAD)/%.bpf.o: tests/kernel/%.bpf.c $(KT_LOAD)/vmlinux.h | $(KT_LOAD)
 $(KT_LOAD)/%.skel.h: $(KT_LOAD)/%.bpf.o
 	$(KT_KERNEL)/bpftool gen skeleton $< > $@.tmp && mv $@.tmp $@
 
-# schedtest finds the observers' function as the tools do: tools/lib/btf.c
-$(KT_LOAD)/schedtest: tools/lib/btf.c tools/lib/btf.h
 $(KT_LOAD)/schedtest $(KT_LOAD)/safety: $(KT_LOAD)/%: tests/kernel/%.c $(KT_LOAD)/%.skel.h
-	$(CC) $(KT_CFLAGS) -I$(KT_LOAD) -Itools/lib -I$(KT_KERNEL)/libbpf/include \
+	$(CC) $(KT_CFLAGS) -I$(KT_LOAD) -I$(KT_KERNEL)/libbpf/include \
 		$(filter %.c,$^) $(KT_KERNEL)/libbpf/libbpf.a -lelf -lz -o $@
 
 $(KT_OUT)/%: tests/workload/%.c tests/workload/workload.h | $(KT_OUT)

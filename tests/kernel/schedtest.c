@@ -39,7 +39,6 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "btf.h"
 #include "schedtest.skel.h"
 
 #define NR_TARGETS 4
@@ -164,19 +163,25 @@ static void print_kfuncs(struct schedtest_bpf *skel)
 /*
  * The observers name CFS's check_preempt_wakeup(), which 6.7 renamed
  * check_preempt_wakeup_fair() (EEVDF, 6.12): attach them to whichever the
- * running kernel has, as the tools do (sched_btf_func(), tools/lib/btf.c).
+ * running kernel's BTF has.
  */
 static int retarget_cpw(struct schedtest_bpf *skel)
 {
-	struct sched_btf sb;
-	const char *fn;
-	int ret = -1;
+	static const char *const names[] = { "check_preempt_wakeup",
+					     "check_preempt_wakeup_fair" };
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	const char *fn = NULL;
+	int i, ret = -1;
 
-	if (sched_btf_read(&sb, NULL)) {
-		fprintf(stderr, "schedtest: cannot read " KERNEL_BTF_PATH "\n");
+	if (!vmlinux) {
+		fprintf(stderr, "schedtest: cannot read the kernel's BTF: %s\n",
+			strerror(errno));
 		return -1;
 	}
-	fn = sched_btf_func(&sb, "check_preempt_wakeup");
+	for (i = 0; i < 2 && !fn; i++) {
+		if (btf__find_by_name_kind(vmlinux, names[i], BTF_KIND_FUNC) > 0)
+			fn = names[i];
+	}
 	if (!fn)
 		fprintf(stderr, "schedtest: no check_preempt_wakeup(_fair) in the kernel's BTF\n");
 	else if (bpf_program__set_attach_target(skel->progs.cpw_enter, 0, fn) ||
@@ -184,7 +189,7 @@ static int retarget_cpw(struct schedtest_bpf *skel)
 		fprintf(stderr, "schedtest: attach target %s: %s\n", fn, strerror(errno));
 	else
 		ret = 0;
-	sched_btf_free(&sb);
+	btf__free(vmlinux);
 	return ret;
 }
 

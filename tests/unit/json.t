@@ -4,10 +4,10 @@
 # with these types. The lines come from the library's own printers.
 . "$(dirname "$0")/../tap.sh"
 
-STATS='"tick_calls","tick_targets","tick_suppressed","tick_forced",
-"wakeup_calls","wakeup_targets","wakeup_suppressed","wakeup_forced",
-"entity_calls","entity_targets","entity_suppressed","entity_forced",
-"bounded","preemptions","preemptions_rt","preemptions_wakeup","wakeups"'
+# the counters' keys, in enum order, from their one list (SCHEDBPF_STATS)
+STATS=$(sed -n 's/^\tX([A-Z_]*, \([a-z_]*\), .*/"\1"/p' "$ROOT/include/schedbpf.h" | paste -sd, -)
+[ "$(printf '%s\n' "$STATS" | awk -F, '{ print NF }')" -ge 17 ] && printf '%s' "$STATS" | grep -q '^"tick_calls",'
+ok $? "the counters' keys from include/schedbpf.h: $STATS"
 HEAD='"type","tool","time","elapsed_s","dry_run"'
 
 "$ROOT/build/unit/lib" --json-sample >"$TAP_TMP/sample"

@@ -203,11 +203,6 @@ run "$W" -a -d 10ms --output /nonexistent/rows
 one_line_error 1 wrap-test "opening /nonexistent/rows: No such file or directory"
 ok $? "9. --output into a missing directory: exit 1, one line"
 
-# 10. libbpf's warnings are shown without -v
-WRAP_TEST_LIBBPF_WARN=1 run "$W" -a -d 10ms
-printf '%s\n' "$ERR" | grep -q "^libbpf: "
-ok $? "10. a libbpf warning reaches stderr without -v"
-
 # 11. options
 run "$W" -h
 [ $STATUS = 0 ] && printf '%s\n' "$OUT" | grep -q "^Usage: wrap-test "

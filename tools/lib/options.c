@@ -8,6 +8,7 @@
 #include <sys/pidfd.h>
 
 #include "parse.h"
+#include "skel_libbpf.h"
 #include "tool.h"
 
 #define PID_MAX_LIMIT 4194304 /* the kernel's ceiling for pid_max */
@@ -332,7 +333,6 @@ void sched_tool_parse(struct sched_tool *t, int argc, char **argv)
 	for (i = 0; i < SCHEDBPF_MAX_PIDS; i++)
 		t->opts.pidfds[i] = -1;
 	sched_argp_parse(t->name, &argp, t, true, argc, argv);
-	report_libbpf(t->opts.verbose);
 }
 
 /* --- every program's --help, --usage and --version ----------------------- */
@@ -365,7 +365,7 @@ static error_t help_parse(int key, char *arg, struct argp_state *state)
 	case OPT_VERSION:
 		printf("%s %s", report_name(), SCHEDBPF_VERSION);
 		if (version_libbpf)
-			printf(" (libbpf %s)", libbpf_version_string());
+			printf(" (libbpf %s)", SCHEDBPF_SKEL_LIBBPF);
 		putchar('\n');
 		exit(0);
 	default:
@@ -377,7 +377,7 @@ static error_t help_parse(int key, char *arg, struct argp_state *state)
 static char *help_filter(int key, const char *text, void *input)
 {
 	if (key == OPT_VERSION && version_libbpf)
-		return strdup("Print the program version and libbpf's.");
+		return strdup("Print the program version and that of the libbpf that generated its skeleton.");
 	return (char *)text;
 }
 

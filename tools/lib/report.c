@@ -6,10 +6,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/utsname.h>
-#include <bpf/libbpf.h>
 
 #include "parse.h"
 #include "report.h"
+#include "skel_libbpf.h"
 #include "tool.h"
 
 #define HIST_WIDTH 40
@@ -18,7 +18,6 @@
 #define STATS_PER_HOOK (STAT_WAKEUP_CALLS - STAT_TICK_CALLS)
 
 static const char *tool_name = "schedbpf";
-static bool libbpf_verbose;
 
 void report_set_name(const char *name)
 {
@@ -56,21 +55,6 @@ void sched_usage_error(const char *fmt, ...)
 	exit(2);
 }
 
-/* libbpf's warnings are shown; its info and debug lines need -v. */
-static int libbpf_print(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
-{
-	if (level != LIBBPF_WARN && !libbpf_verbose)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
-void report_libbpf(bool verbose)
-{
-	libbpf_verbose = verbose;
-	libbpf_set_print(libbpf_print);
-}
-
 /* print_summary_text() walks the hooks' counters four at a time */
 _Static_assert(STAT_WAKEUP_CALLS == STAT_TICK_CALLS + 4 &&
 		       STAT_ENTITY_CALLS == STAT_WAKEUP_CALLS + 4 &&
@@ -79,43 +63,15 @@ _Static_assert(STAT_WAKEUP_CALLS == STAT_TICK_CALLS + 4 &&
 
 /* Each counter's name in JSON, and its column title in tables. */
 static const char *const stat_keys[SCHEDBPF_NR_STATS] = {
-	[STAT_TICK_CALLS] = "tick_calls",
-	[STAT_TICK_TARGETS] = "tick_targets",
-	[STAT_TICK_SUPPRESSED] = "tick_suppressed",
-	[STAT_TICK_FORCED] = "tick_forced",
-	[STAT_WAKEUP_CALLS] = "wakeup_calls",
-	[STAT_WAKEUP_TARGETS] = "wakeup_targets",
-	[STAT_WAKEUP_SUPPRESSED] = "wakeup_suppressed",
-	[STAT_WAKEUP_FORCED] = "wakeup_forced",
-	[STAT_ENTITY_CALLS] = "entity_calls",
-	[STAT_ENTITY_TARGETS] = "entity_targets",
-	[STAT_ENTITY_SUPPRESSED] = "entity_suppressed",
-	[STAT_ENTITY_FORCED] = "entity_forced",
-	[STAT_BOUNDED] = "bounded",
-	[STAT_PREEMPTIONS] = "preemptions",
-	[STAT_PREEMPTIONS_RT] = "preemptions_rt",
-	[STAT_PREEMPTIONS_WAKEUP] = "preemptions_wakeup",
-	[STAT_WAKEUPS] = "wakeups",
+#define STAT_KEY(name, key, title) [STAT_##name] = #key,
+	SCHEDBPF_STATS(STAT_KEY)
+#undef STAT_KEY
 };
 
 static const char *const stat_titles[SCHEDBPF_NR_STATS] = {
-	[STAT_TICK_CALLS] = "TICK",
-	[STAT_TICK_TARGETS] = "TICK:TGT",
-	[STAT_TICK_SUPPRESSED] = "TICK:SUP",
-	[STAT_TICK_FORCED] = "TICK:FRC",
-	[STAT_WAKEUP_CALLS] = "WAKE",
-	[STAT_WAKEUP_TARGETS] = "WAKE:TGT",
-	[STAT_WAKEUP_SUPPRESSED] = "WAKE:SUP",
-	[STAT_WAKEUP_FORCED] = "WAKE:FRC",
-	[STAT_ENTITY_CALLS] = "ENT",
-	[STAT_ENTITY_TARGETS] = "ENT:TGT",
-	[STAT_ENTITY_SUPPRESSED] = "ENT:SUP",
-	[STAT_ENTITY_FORCED] = "ENT:FRC",
-	[STAT_BOUNDED] = "BOUNDED",
-	[STAT_PREEMPTIONS] = "PREEMPT",
-	[STAT_PREEMPTIONS_RT] = "PRE:RT",
-	[STAT_PREEMPTIONS_WAKEUP] = "PRE:WAKE",
-	[STAT_WAKEUPS] = "WAKEUPS",
+#define STAT_TITLE(name, key, title) [STAT_##name] = title,
+	SCHEDBPF_STATS(STAT_TITLE)
+#undef STAT_TITLE
 };
 
 static long long slot_upper_us(int slot)
@@ -368,7 +324,7 @@ static void print_run_record(FILE *f, const struct sched_tool *t,
 	fprintf(f, ",\"time\":\"%s\",\"dry_run\":%s,\"version\":\"%s\"", time,
 		o->dry_run ? "true" : "false", SCHEDBPF_VERSION);
 	fprintf(f, ",\"libbpf\":");
-	json_string(f, libbpf_version_string());
+	json_string(f, SCHEDBPF_SKEL_LIBBPF);
 	fprintf(f, ",\"kernel\":");
 	json_string(f, u.release);
 	fprintf(f, ",\"targets\":{\"all\":%s,\"cgroups\":[",

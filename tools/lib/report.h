@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Everything a tool prints: its errors and libbpf's, the table, the JSON
+ * Everything a tool prints: its errors, the table, the JSON
  * lines and the summary.
  *
  * JSON output (--json): one object per line, keys stable across releases.
  * The first line describes the run, for a file to say what produced it:
  *   "type"      "run"
  *   "tool", "time", "dry_run"  as below
- *   "version"   the tool's version; "libbpf" libbpf's, e.g. "v1.1";
+ *   "version"   the tool's version; "libbpf" the version of the libbpf
+ *               that generated its skeleton (at build time), e.g. "v1.5";
  *   "kernel"    the running kernel's release (uname -r)
  *   "targets"   {"all": bool, "cgroups": [canonical paths], "pids": [tgids],
  *                "cmd": [CMD and its arguments] or null}
@@ -63,9 +64,6 @@ void sched_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* For tools' parsers: sched_err() and exit 2. */
 void sched_usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
-
-/* libbpf's output: warnings always, the rest with verbose. */
-void report_libbpf(bool verbose);
 
 /* What one run has printed so far, and where. */
 struct report {

@@ -4,10 +4,9 @@
  * module each:
  *
  *	options.c   sched_tool_parse()   common + tool options, targets
- *	load.c      sched_tool_init()    the kernel's BTF: types, hooks
- *	            sched_tool_load()    the tool's loader patched for them
- *	                                 and run, its counters mapped, -p
- *	                                 targets
+ *	load.c      sched_tool_init()    whether the kernel has the hooks
+ *	            sched_tool_load()    the tool's skeleton filled and
+ *	                                 loaded, -p targets
  *	run.c       sched_run()          attach, CMD, the loop, signals
  *	report.c    report_*()           every line the tool prints
  *
@@ -25,17 +24,21 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include <linux/types.h>
-#include <bpf/libbpf.h>
 
-#include "btf.h"
 #include "cgroup.h"
 #include "launch.h"
-#include "loader.h"
+#include "skel.h"
 #include "util.h"
 #include "report.h"
 #include "schedbpf.h"
 
 #define SCHEDBPF_VERSION "0.1"
+
+/*
+ * A file the series creates (its kill switch), so a kernel has the hooks
+ * if it is there.
+ */
+#define SCHED_KERNEL_MARK "/proc/sys/kernel/sched_bpf_detach_all"
 
 /* Option groups, so each tool's options sit between targets and output. */
 enum {
@@ -69,7 +72,10 @@ struct sched_opts {
 	int observe;
 };
 
-/* One of a tool's own settings, for the JSON run record. */
+/*
+ * One of a tool's own settings, for the JSON run record (its .rodata field
+ * is set by the tool's SETTINGS, skel.h).
+ */
 struct sched_setting {
 	const char *key;
 	enum { SCHED_SETTING_NS, SCHED_SETTING_BOOL } type;
@@ -87,23 +93,13 @@ struct sched_tool {
 	struct stat_columns columns;
 	/* the tool's knobs, ended by { NULL } */
 	const struct sched_setting *settings;
-	/*
-	 * The tool's BPF object (build/skel/NAME.loader.h). Its .rodata
-	 * has cfg_common and, for each setting, cfg_<key>, which the library
-	 * fills in.
-	 */
-	const struct loader_desc *loader;
+	/* opens the tool's skeleton: NAME_open of SCHED_SKELETONS() */
+	sched_skel_open_fn *open;
 
 	/* set by the library */
 	struct sched_opts opts;
-	struct sched_btf btf;
-	/* the loaded object: its fds, and its .bss mapped */
-	struct {
-		const struct loader_desc *desc;
-		int *map_fds, *prog_fds, *link_fds;
-		void *bss;
-		size_t bss_len;
-	} bpf;
+	/* the loaded skeleton (none until sched_tool_load()) */
+	struct sched_skel skel;
 	/* the tool dies of this signal once it has cleaned up (0: exits) */
 	int die_signal;
 	/* the signal mask the tool started with (sched_block_signals()) */
