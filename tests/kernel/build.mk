@@ -15,14 +15,15 @@ KT_CFLAGS := -O2 -g -Wall -Wextra
 # the BPF programs of a series beyond 6.1 may use what it added
 KT_BPF_DEFS := $(if $(filter-out 6.1,$(KERNEL)),-DSERIES_$(subst .,_,$(KERNEL)))
 
-kernel-tests: $(KT_LOAD)/schedtest $(KT_LOAD)/safety $(KT_OUT)/hog $(KT_OUT)/waker \
+kernel-tests: $(KT_LOAD)/schedtest $(KT_LOAD)/safety $(KT_LOAD)/testrun $(KT_OUT)/hog $(KT_OUT)/waker \
 	$(KT_OUT)/slice $(KT_OUT)/pingpong
 
 $(KT_LOAD)/vmlinux.h: $(KT_KERNEL)/vmlinux | $(KT_LOAD)
 	$(KT_KERNEL)/bpftool btf dump file $< format c > $@.tmp && mv $@.tmp $@
 
-# schedtest (the hooks' positive tests) and safety (the negative ones): a
-# loader each, with the skeleton of its BPF object.
+# schedtest (the hooks' positive tests), safety (the negative ones) and
+# testrun (BPF_PROG_TEST_RUN): a loader each, with the skeleton of its BPF
+# object.
 $(KT_LOAD)/%.bpf.o: tests/kernel/%.bpf.c $(KT_LOAD)/vmlinux.h | $(KT_LOAD)
 	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 $(KT_BPF_DEFS) -I$(KT_LOAD) \
 		-I$(KT_KERNEL)/libbpf/include -c $< -o $@
@@ -30,7 +31,7 @@ $(KT_LOAD)/%.bpf.o: tests/kernel/%.bpf.c $(KT_LOAD)/vmlinux.h | $(KT_LOAD)
 $(KT_LOAD)/%.skel.h: $(KT_LOAD)/%.bpf.o
 	$(KT_KERNEL)/bpftool gen skeleton $< > $@.tmp && mv $@.tmp $@
 
-$(KT_LOAD)/schedtest $(KT_LOAD)/safety: $(KT_LOAD)/%: tests/kernel/%.c $(KT_LOAD)/%.skel.h
+$(KT_LOAD)/schedtest $(KT_LOAD)/safety $(KT_LOAD)/testrun: $(KT_LOAD)/%: tests/kernel/%.c $(KT_LOAD)/%.skel.h
 	$(CC) $(KT_CFLAGS) -I$(KT_LOAD) -I$(KT_KERNEL)/libbpf/include \
 		$(filter %.c,$^) $(KT_KERNEL)/libbpf/libbpf.a -lelf -lz -o $@
 
