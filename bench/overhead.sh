@@ -30,7 +30,7 @@
 # process's fork faults its pages in from the 9p root, which takes the
 # host's time). messaging needs its 500 loops (0.75 s): at 50 (0.08 s)
 # its rounds varied by 4 to 11% and its boots by up to 2.9%, against
-# 0.4 to 1.7% and 0.3% at 500 (3 boots per kernel, 2026-12-05).
+# 0.4 to 1.7% and 0.3% at 500 (3 boots per kernel).
 #
 # Per configuration: attach, WARMUP runs of each workload (messaging's
 # first runs after boot are slower), ROUNDS measured runs; then, unless

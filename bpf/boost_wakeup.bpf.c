@@ -63,10 +63,9 @@
  * sets exec_start when it picks an entity to run (and while it runs, and
  * to 0 when it moves to another CPU), nowhere else, so an exec_start that
  * is not the one noted means the target ran, or left. One read at a tick
- * with a note, where until 2026-12-06 the switch observer cleared the note
- * when a target switched in: a target test at every switch, and the
- * observer loaded under --observe=none for the policy alone. Older than
- * WAITING_MAX_NS, the note is forgotten too.
+ * with a note, where the switch observer clearing the note would cost a
+ * target test at every switch, and the observer under --observe=none for
+ * the policy alone. Older than WAITING_MAX_NS, the note is forgotten too.
  */
 #define WAITING_MAX_NS (50 * 1000 * 1000ULL)
 

@@ -24,8 +24,9 @@
  * (or entity) is not: the calls the policy decides. So the hooks can
  * first ask whether the two agree (one task group, or --all:
  * same_verdict()), two or four loads that end most calls of a workload
- * inside one cgroup; until 2026-12-06 the running task's cgroup walk came
- * first, on every call (and with the benchmark as target, a count). The
+ * inside one cgroup, before the running task's cgroup walk, which would
+ * otherwise come on every call (and with the benchmark as target, a
+ * count). The
  * wakeup hook asks before that whether the running task is above every
  * -c cgroup's level, one load: most calls of its neighbours.
  */

@@ -43,9 +43,9 @@
  *   kernel does not advance that clock between a wakeup that preempts and
  *   its switch (rq_clock_skip_update()): such a wakeup reads 0-1 us, as
  *   it does in /proc/PID/schedstat.
- * No observer on sched_wakeup: until 2026-12-06 one there took the wakeup
- * time and saw whether the check had set the resched flag; two program
- * calls more per wakeup and switch pair, about 2% of pipe's time on 6.1.
+ * No observer on sched_wakeup: one there could take the wakeup time and
+ * see whether the check had set the resched flag, but at two program calls
+ * more per wakeup and switch pair, about 2% of pipe's time on 6.1.
  * Nor on sched_wakeup_new: in three VM runs, detaching a program from it
  * left text_poke_bp() waiting forever for the other CPU (a soft lockup,
  * under qemu TCG).

@@ -37,7 +37,7 @@ for cmd in no-preempt boost-wakeup slice-extend cgroup-isolate
     complete -c $cmd -s '?' -l help -d 'Give the help list'
     complete -c $cmd -s h -d 'Give the help list'
     complete -c $cmd -l usage -d 'Give a short usage message'
-    complete -c $cmd -s V -l version -d "Print the program version and libbpf's"
+    complete -c $cmd -s V -l version -d "Print the program version and that of its skeleton's libbpf"
 end
 complete -c no-preempt -s m -l max-run -x -a "$__schedbpf_durations" -d 'Longest continuous run with preemption suppressed'
 complete -c boost-wakeup -s l -l max-lead -x -a "$__schedbpf_durations" -d 'Boost only while less than DURATION ahead in vruntime'

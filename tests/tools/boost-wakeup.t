@@ -121,8 +121,8 @@ kill $inner
 wait $inner 2>/dev/null
 sleep 0.2
 report nest "the waker in a cgroup with a CPU hog, next to an outside CPU hog"
-# The issue asks for 3x; in log2 buckets that is two buckets down. Until
-# 2026-12-04 this reached one: at about 4% of the wakeups the target
+# The rule is 3x; in log2 buckets that is two buckets down. Without the
+# tick hook's lead guard this reached one: at about 4% of the wakeups the target
 # waited a millisecond or more, because a tick in the same interrupt as its
 # timer ended its cgroup's slice (the tick hook even forced that) and CFS
 # or EEVDF gave the CPU to the outside hog. Now the tick hook keeps a

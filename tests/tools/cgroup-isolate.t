@@ -198,7 +198,7 @@ for PROFILE in default throughput; do
 	# five rounds: on default knobs the claim is "no worse" (below); under
 	# the throughput profile one log2 bucket, where on 6.12 a round of
 	# --dry-run alone ranges over two (511..1023 us): one run of three
-	# rounds had a median of 511 and failed (2026-12-04)
+	# rounds had a median of 511 and failed
 	n=$ROUNDS
 	[ "$n" -lt 5 ] && n=5
 	ROUNDS=$n ab_rounds boost
