@@ -9,7 +9,7 @@
 #   kernel/vm-run --icount -- bench/startup.sh /path/to/A/build/bin
 . "$(dirname "$0")/../tests/tools/lib.sh"
 
-A=${1:?usage: bench/startup.sh BIN_DIR_A [BIN_DIR_B] (B: this checkout's build/bin)}
+A=${1:?usage: bench/startup.sh BIN_DIR_A [BIN_DIR_B], B by default this checkout build/bin}
 B=${2:-$BIN}
 ROUNDS=${ROUNDS:-5}
 TOOLS=(no-preempt boost-wakeup slice-extend cgroup-isolate)
@@ -35,9 +35,6 @@ one() {
 	echo "$(head -n 1 "$out" | jq .attach_ns) $rss"
 }
 
-# median of the numbers on stdin
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 echo "startup: $(uname -r), $(nproc) CPU(s), $ROUNDS rounds; A=$A B=$B"
 printf '%-15s %-6s %11s %11s %6s  %8s %8s  %s\n' tool observe "A ms" "B ms" "B/A" \
 	"A kB" "B kB" "B ms: min-max"
@@ -50,10 +47,11 @@ for t in "${TOOLS[@]}"; do
 			one "$A" "$t" "$level" >>"$TAP_TMP/a"
 			one "$B" "$t" "$level" >>"$TAP_TMP/b"
 		done
-		a_ns=$(cut -d' ' -f1 "$TAP_TMP/a" | median)
-		b_ns=$(cut -d' ' -f1 "$TAP_TMP/b" | median)
-		a_kb=$(cut -d' ' -f2 "$TAP_TMP/a" | median)
-		b_kb=$(cut -d' ' -f2 "$TAP_TMP/b" | median)
+		# lib.sh's median: the lower middle one of an even count
+		a_ns=$(median $(cut -d' ' -f1 "$TAP_TMP/a"))
+		b_ns=$(median $(cut -d' ' -f1 "$TAP_TMP/b"))
+		a_kb=$(median $(cut -d' ' -f2 "$TAP_TMP/a"))
+		b_kb=$(median $(cut -d' ' -f2 "$TAP_TMP/b"))
 		b_range=$(cut -d' ' -f1 "$TAP_TMP/b" | sort -n |
 			awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.1f-%.1f", lo / 1e6, hi / 1e6 }')
 		awk -v t="$t" -v l="$level" -v an="$a_ns" -v bn="$b_ns" -v ak="$a_kb" \
