@@ -19,19 +19,14 @@ CG=schedbpf-startup-$$
 mkdir "$CGROOT/$CG" || exit 1
 trap 'rmdir "$CGROOT/$CG"' EXIT
 
-# one DIR TOOL LEVEL: "attach_ns rss_kB" of one start, attached then stopped
+# one DIR TOOL LEVEL: "attach_ns rss_kB" of one start, attached then
+# stopped (lib.sh's start_tool and stop_tool)
 one() {
-	local out=$TAP_TMP/run.json pid rss
-	"$1/$2" -c "$CG" --observe="$3" -j -q --interval 1h >"$out" &
-	pid=$!
-	for _ in $(seq 600); do
-		[ -s "$out" ] && break
-		kill -0 "$pid" 2>/dev/null || { echo "startup: $1/$2 did not attach" >&2; exit 1; }
-		sleep 0.1
-	done
-	rss=$(awk '/^VmHWM/ { print $2 }' "/proc/$pid/status")
-	kill -INT "$pid"
-	wait "$pid"
+	local out=$TAP_TMP/run.json rss
+	start_tool "$out" "$1/$2" -c "$CG" --observe="$3" -j -q --interval 1h
+	[ -s "$out" ] || { echo "startup: $1/$2 did not attach" >&2; exit 1; }
+	rss=$(awk '/^VmHWM/ { print $2 }' "/proc/$TOOL_PID/status")
+	stop_tool
 	echo "$(head -n 1 "$out" | jq .attach_ns) $rss"
 }
 

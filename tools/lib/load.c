@@ -198,32 +198,35 @@ static int obj_attach(void *ctx)
 {
 	struct sched_tool *t = ctx;
 	struct sched_skel *k = &t->skel;
-	int pass, i, fd, type;
+	int i, fd, type;
 
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < k->nr_progs; i++) {
-			type = prog_type(k->progs[i].prog_fd);
-			if (type < 0) {
-				sched_err("attaching BPF programs: %s",
-					  strerror(-type));
-				return 1;
-			}
-			if ((type == BPF_PROG_TYPE_SCHED) != !pass)
-				continue;
-			fd = type == BPF_PROG_TYPE_SCHED ?
-				     skel_link_create(k->progs[i].prog_fd, 0,
-						      BPF_SCHED) :
-				     skel_raw_tracepoint_open(
-					     NULL, k->progs[i].prog_fd);
-			if (fd < 0) {
-				sched_err("attaching BPF programs: %s",
-					  strerror(errno));
-				return 1;
-			}
-			k->links[i] = fd;
+	/* the hooks, found by their type */
+	for (i = 0; i < k->nr_progs; i++) {
+		type = prog_type(k->progs[i].prog_fd);
+		if (type < 0) {
+			sched_err("attaching BPF programs: %s", strerror(-type));
+			return 1;
 		}
+		if (type != BPF_PROG_TYPE_SCHED)
+			continue;
+		fd = skel_link_create(k->progs[i].prog_fd, 0, BPF_SCHED);
+		if (fd < 0)
+			goto fail;
+		k->links[i] = fd;
+	}
+	/* then the rest, which have no link yet (the skeleton's links start 0) */
+	for (i = 0; i < k->nr_progs; i++) {
+		if (k->links[i])
+			continue;
+		fd = skel_raw_tracepoint_open(NULL, k->progs[i].prog_fd);
+		if (fd < 0)
+			goto fail;
+		k->links[i] = fd;
 	}
 	return 0;
+fail:
+	sched_err("attaching BPF programs: %s", strerror(errno));
+	return 1;
 }
 
 static int obj_add_tree(void *ctx, pid_t pid)
